@@ -1,0 +1,1 @@
+"""Exact solvers: gin deadwood and layoffs (``deadwood``)."""

@@ -1,0 +1,1 @@
+"""Variant engines: gin (rules/gin.md)."""
