@@ -43,6 +43,7 @@ __all__ = [
     "format_cards",
     "make_rng",
     "natural_card",
+    "ordered_deck",
     "parse_card",
     "parse_cards",
     "shuffled_deck",
@@ -82,7 +83,11 @@ def face_of(card: int) -> int:
 
 def natural_card(rank: int, suit: str | int, copy: int = 0) -> Card:
     """The card of ``rank`` (1-13) and ``suit`` (letter or index) from deck ``copy``."""
-    suit_index = SUITS.index(suit.upper()) if isinstance(suit, str) else suit
+    if isinstance(suit, str):
+        # ``SUITS.index("")`` is 0 (so is "SC"): only a single suit letter names a suit.
+        suit_index = SUITS.find(suit.upper()) if len(suit) == 1 else -1
+    else:
+        suit_index = suit
     if not 1 <= rank <= 13 or not 0 <= suit_index < 4:
         raise ValueError(f"no such card: rank {rank}, suit {suit!r}")
     if not 0 <= copy < MAX_COPIES:
@@ -220,7 +225,10 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
                         "a joker is declared as a natural card, e.g. JK=5S"
                     )
             if jokers >= MAX_COPIES:
-                raise ValueError(f"too many jokers at position {position}")
+                raise ValueError(
+                    f"bad card token {token!r} at position {position}: "
+                    f"too many jokers (at most {MAX_COPIES})"
+                )
             card = Card(JOKER_FACE | (jokers << _FACE_BITS))
             jokers += 1
             cards.append(card.declare(declared) if declared is not None else card)
@@ -236,8 +244,8 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
 
 
 def card_value_gin(card: int) -> int:
-    """Deadwood value in Gin: ace 1, pips, courts 10."""
-    return min(card % 13 + 1, 10)
+    """Deadwood value in Gin: ace 1, pips, courts 10 (whatever deck the card is from)."""
+    return min(face_of(card) % 13 + 1, 10)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -295,16 +303,41 @@ def shuffled_deck(spec: DeckSpec, seed: int | random.Random | None = None) -> li
 def ordered_deck(order: Sequence[int], spec: DeckSpec) -> list[Card]:
     """Validate an explicit card order (for tests, replays and puzzles) against ``spec``.
 
-    Every card of the pack must appear exactly once.
+    Every card of the pack must appear exactly once. A joker's declaration is dropped
+    (the pack holds physical cards); any other id outside the pack is rejected.
     """
     expected = sorted(build_deck(spec))
-    given = sorted(int(card) & ((1 << _DECLARED_SHIFT) - 1) for card in order)
+    given = sorted(_physical_id(int(card)) for card in order)
     if given != expected:
-        missing = sorted(set(expected) - set(given))
-        extra = [card for card in set(given) if given.count(card) > 1 or card not in expected]
+        expected_set = set(expected)
+        missing = sorted(expected_set - set(given))
+        extra = sorted(
+            card for card in set(given) if given.count(card) > 1 or card not in expected_set
+        )
         raise ValueError(
             "explicit card order is not a complete pack"
             + (f"; missing {format_cards(missing[:5])}" if missing else "")
-            + (f"; duplicated or foreign {format_cards(sorted(extra)[:5])}" if extra else "")
+            + (f"; duplicated or foreign {_describe_ids(extra[:5])}" if extra else "")
         )
-    return [Card(card) for card in order]
+    return [Card(_physical_id(int(card))) for card in order]
+
+
+def _physical_id(card: int) -> int:
+    """A joker without its declaration; every other id unchanged."""
+    if card >= 0 and card & _FACE_MASK == JOKER_FACE:
+        return card & ((1 << _DECLARED_SHIFT) - 1)
+    return card
+
+
+def _describe_ids(cards: Iterable[int]) -> str:
+    """Notation of ids for an error message, with the raw id beside any copy-0 face."""
+    words = []
+    for card in cards:
+        if 0 <= card <= JOKER_FACE:
+            words.append(format_card(card))
+            continue
+        try:
+            words.append(f"{format_card(card)} (id {card})" if card >= 0 else f"id {card}")
+        except ValueError:
+            words.append(f"id {card}")
+    return " ".join(words)

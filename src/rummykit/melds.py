@@ -129,6 +129,10 @@ def check_meld(meld_cards: Sequence[int], rules: MeldRules) -> Meld:
         try:
             return _as_set(cards, stand_ins, rules, shown)
         except InvalidMeldError as error:
+            # Two or more known cards of one rank can never be a run, so the set's
+            # reason (e.g. two identical cards) is the one to report.
+            if len(known) > 1:
+                raise
             set_error = error
     if len(suits) == 1:
         return _as_run(cards, stand_ins, rules, shown)

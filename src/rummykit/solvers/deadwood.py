@@ -32,9 +32,12 @@ __all__ = [
     "deadwood_after_each_discard",
     "layoff_deadwood",
     "mask_of",
+    "mask_value",
+    "meld_union",
     "melds_in_mask",
     "min_deadwood",
     "min_deadwood_mask",
+    "top_card_value",
 ]
 
 FULL_SUIT: Final = (1 << 13) - 1
@@ -65,16 +68,21 @@ def _build_run_table(ace_high: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
 
 
 _RUNS_LOW: Final = _build_run_table(ace_high=False)
-_RUNS_HIGH_CACHE: list[tuple[tuple[tuple[int, int], ...], ...]] = []
 
 
-def _run_table(ace_high: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
-    if not ace_high:
-        return _RUNS_LOW
-    if not _RUNS_HIGH_CACHE:
-        _RUNS_HIGH_CACHE.append(_build_run_table(ace_high=True))
-    return _RUNS_HIGH_CACHE[0]
+def _union_table(runs: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[int, ...]:
+    union = []
+    for entries in runs:
+        bits = 0
+        for run, _ in entries:
+            bits |= run
+        union.append(bits)
+    return tuple(union)
 
+
+_UNION_LOW: Final = _union_table(_RUNS_LOW)
+_RUNS_HIGH: Final = _build_run_table(ace_high=True)
+_UNION_HIGH: Final = _union_table(_RUNS_HIGH)
 
 # Every set (three or four suits of one rank) by rank: (mask, value).
 _SETS_BY_RANK: Final = tuple(
@@ -90,39 +98,88 @@ def mask_of(cards: Iterable[int]) -> int:
     """The bitmask of card ids (single deck, no jokers)."""
     mask = 0
     for card in cards:
+        if not 0 <= card < 52:
+            shown = str(Card(card)) if 0 <= card & 63 <= 52 else f"card id {int(card)}"
+            raise ValueError(f"{shown} is not a card of a single 52-card deck")
         bit = 1 << card
-        if card < 0 or card >= 52:
-            raise ValueError(f"{Card(card)} is not a card of a single 52-card deck")
         if mask & bit:
             raise ValueError(f"{Card(card)} appears twice in the hand")
         mask |= bit
     return mask
 
 
+# Per 13-bit suit pattern: the cards it holds (as ids offset by suit) and their value.
+_SUIT_CARDS: Final = tuple(
+    tuple(
+        tuple(Card(13 * suit + rank) for rank in range(13) if pattern >> rank & 1)
+        for pattern in range(1 << 13)
+    )
+    for suit in range(4)
+)
+_SUIT_VALUE: Final = tuple(
+    sum(min(rank + 1, 10) for rank in range(13) if pattern >> rank & 1)
+    for pattern in range(1 << 13)
+)
+_SUIT_TOP_VALUE: Final = tuple(
+    max((min(rank + 1, 10) for rank in range(13) if pattern >> rank & 1), default=0)
+    for pattern in range(1 << 13)
+)
+
+
 def cards_of_mask(mask: int) -> list[Card]:
     """Card ids in a mask, ascending."""
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(Card(low.bit_length() - 1))
-        mask ^= low
-    return cards
+    table = _SUIT_CARDS
+    return [
+        *table[0][mask & FULL_SUIT],
+        *table[1][(mask >> 13) & FULL_SUIT],
+        *table[2][(mask >> 26) & FULL_SUIT],
+        *table[3][(mask >> 39) & FULL_SUIT],
+    ]
 
 
 def mask_value(mask: int) -> int:
     """Total deadwood value of the cards in ``mask``."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += CARD_VALUES[low.bit_length() - 1]
-        mask ^= low
-    return total
+    value = _SUIT_VALUE
+    return (
+        value[mask & FULL_SUIT]
+        + value[(mask >> 13) & FULL_SUIT]
+        + value[(mask >> 26) & FULL_SUIT]
+        + value[(mask >> 39) & FULL_SUIT]
+    )
+
+
+def top_card_value(mask: int) -> int:
+    """The highest deadwood value of a card in ``mask`` (0 when empty)."""
+    top = _SUIT_TOP_VALUE
+    return max(
+        top[mask & FULL_SUIT],
+        top[(mask >> 13) & FULL_SUIT],
+        top[(mask >> 26) & FULL_SUIT],
+        top[(mask >> 39) & FULL_SUIT],
+    )
+
+
+def meld_union(mask: int, ace_high: bool = False) -> int:
+    """The cards of ``mask`` that belong to at least one meld inside ``mask``."""
+    union = 0
+    table = _UNION_HIGH if ace_high else _UNION_LOW
+    for suit in range(4):
+        shift = 13 * suit
+        union |= table[(mask >> shift) & FULL_SUIT] << shift
+    a = mask & FULL_SUIT
+    b = (mask >> 13) & FULL_SUIT
+    c = (mask >> 26) & FULL_SUIT
+    d = (mask >> 39) & FULL_SUIT
+    triples = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    if triples:
+        union |= mask & (triples | triples << 13 | triples << 26 | triples << 39)
+    return union
 
 
 def melds_in_mask(mask: int, ace_high: bool = False) -> list[tuple[int, int]]:
     """Every meld (as ``(mask, value)``) made only of cards in ``mask``."""
     melds: list[tuple[int, int]] = []
-    table = _run_table(ace_high)
+    table = _RUNS_HIGH if ace_high else _RUNS_LOW
     for suit in range(4):
         pattern = (mask >> (13 * suit)) & FULL_SUIT
         if pattern:
@@ -296,8 +353,14 @@ class LayoffResult:
 def _layoff_targets(
     knocker_melds: Sequence[Sequence[int]], ace_high: bool
 ) -> list[tuple[int, list[int], list[int]]]:
-    """Per knocker meld: (index, cards extending it upward in order, downward in order)."""
+    """Per knocker meld: (index, cards extending it upward in order, downward in order).
+
+    Runs come before sets: a card that completes a set may also extend a run
+    (``8H`` onto ``8C8D8S`` or onto ``5H6H7H``), and only on the run can it carry a
+    chain further (``9H``), so the greedy layoff pass must offer it to runs first.
+    """
     targets: list[tuple[int, list[int], list[int]]] = []
+    set_targets: list[tuple[int, list[int], list[int]]] = []
     for index, meld in enumerate(knocker_melds):
         faces = sorted(int(card) for card in meld)
         ranks = {card % 13 for card in faces}
@@ -306,7 +369,7 @@ def _layoff_targets(
             rank = ranks.pop()
             missing = [suit * 13 + rank for suit in range(4) if suit not in suits]
             # One deck: a set of three has exactly one card that completes it.
-            targets.append((index, missing, []))
+            set_targets.append((index, missing, []))
             continue
         suit = suits.pop()
         positions = sorted(card % 13 for card in faces)
@@ -317,7 +380,7 @@ def _layoff_targets(
         up = [suit * 13 + (p % 13) for p in range(high + 1, (14 if ace_high else 13))]
         down = [suit * 13 + p for p in range(low - 1, 0 if high_ace else -1, -1)]
         targets.append((index, up, down))
-    return targets
+    return targets + set_targets
 
 
 def layoff_deadwood(

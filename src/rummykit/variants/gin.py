@@ -42,9 +42,10 @@ from rummykit.solvers.deadwood import (
     layoff_deadwood,
     mask_of,
     mask_value,
-    melds_in_mask,
+    meld_union,
     min_deadwood,
     min_deadwood_mask,
+    top_card_value,
 )
 
 __all__ = [
@@ -389,7 +390,7 @@ class GinHand:
     """One hand of Gin Rummy between seats 0 and 1. Build with :func:`new_hand`."""
 
     __slots__ = (
-        "_after",
+        "_options",
         "actions",
         "current_player",
         "dealer",
@@ -430,7 +431,7 @@ class GinHand:
     actions: list[GinAction]
     seed: int | None
     deck: tuple[Card, ...]
-    _after: tuple[int, dict[int, int]] | None
+    _options: tuple[int, list[int], bool] | None
 
     # -- public state ------------------------------------------------------------------
 
@@ -475,7 +476,7 @@ class GinHand:
             mask = self.hands[seat]
             taken = self.taken_card
             actions = [_DISCARDS[c] for c in cards_of_mask(mask) if c != taken]
-            knocks = self._knockable()
+            knocks, big_gin = self._discard_options()
             if knocks:
                 explicit = self.rules.knocker_arrangement == "explicit"
                 for card in sorted(knocks):
@@ -488,7 +489,7 @@ class GinHand:
                         actions.append(GinAction("knock", Card(card), best.melds))
                     else:
                         actions.append(_KNOCKS[card])
-            if self._big_gin_possible():
+            if big_gin:
                 actions.append(_BIG_GIN)
             return actions
         if phase == "offer":
@@ -509,42 +510,33 @@ class GinHand:
             return False
         return True
 
-    def _after_discard(self) -> dict[int, int]:
+    def _discard_options(self) -> tuple[list[int], bool]:
+        """(cards the player may knock with, whether big gin is possible), cached per hand."""
         mask = self.hands[self.current_player]
-        cached = self._after
+        cached = self._options
         if cached is not None and cached[0] == mask:
-            return cached[1]
-        after = deadwood_after_each_discard(mask, self.rules.ace_high_runs)
-        self._after = (mask, after)
-        return after
-
-    def _knockable(self) -> list[int]:
-        """Cards whose discard leaves deadwood within the knock limit."""
-        mask = self.hands[self.current_player]
-        limit = self.rules.knock_limit
-        melds = melds_in_mask(mask, self.rules.ace_high_runs)
-        union = 0
-        for meld_mask, _ in melds:
-            union |= meld_mask
-        loose = mask & ~union
-        # Cheap bound: cards in no meld stay deadwood whatever is discarded.
-        top = max((CARD_VALUES[c] for c in cards_of_mask(loose)), default=0)
-        if mask_value(loose) - top > limit:
-            return []
-        after = self._after_discard()
-        return [card for card, deadwood in after.items() if deadwood <= limit]
-
-    def _big_gin_possible(self) -> bool:
+            return cached[1], cached[2]
         rules = self.rules
-        if rules.big_gin_bonus <= 0:
-            return False
-        if self.taken_card is not None and not rules.big_gin_from_discard:
-            return False
-        mask = self.hands[self.current_player]
-        union = 0
-        for meld_mask, _ in melds_in_mask(mask, rules.ace_high_runs):
-            union |= meld_mask
-        return union == mask and min_deadwood_mask(mask, rules.ace_high_runs) == 0
+        limit = rules.knock_limit
+        union = meld_union(mask, rules.ace_high_runs)
+        loose = mask & ~union
+        knocks: list[int] = []
+        # Cheap bound first: cards in no meld stay deadwood whatever is discarded.
+        if mask_value(loose) - top_card_value(loose) <= limit:
+            if union:
+                after = deadwood_after_each_discard(mask, rules.ace_high_runs)
+                knocks = [card for card, deadwood in after.items() if deadwood <= limit]
+            else:
+                total = mask_value(mask)
+                knocks = [c for c in cards_of_mask(mask) if total - CARD_VALUES[c] <= limit]
+        big_gin = (
+            union == mask
+            and rules.big_gin_bonus > 0
+            and (self.taken_card is None or rules.big_gin_from_discard)
+            and min_deadwood_mask(mask, rules.ace_high_runs) == 0
+        )
+        self._options = (mask, knocks, big_gin)
+        return knocks, big_gin
 
     # -- applying actions ----------------------------------------------------------------
 
@@ -611,7 +603,6 @@ class GinHand:
         self.taken_card = card
         self.known[seat] |= 1 << card
         self.phase = "discard"
-        self._after = None
         return [Event("take_upcard", seat, Card(card))]
 
     def _pass(self, seat: int) -> list[Event]:
@@ -682,7 +673,6 @@ class GinHand:
         self.known[seat] &= ~(1 << card)
         self.discard_pile.append(card)
         self.taken_card = None
-        self._after = None
         events = [Event("discard", seat, Card(card))]
         if len(self.stock) <= self.rules.stock_floor:
             self._finish(
@@ -1045,7 +1035,7 @@ class GinHand:
         other.actions = self.actions.copy()
         other.seed = self.seed
         other.deck = self.deck
-        other._after = self._after
+        other._options = self._options
         return other
 
     # -- records and replay -------------------------------------------------------------
@@ -1129,5 +1119,5 @@ def new_hand(
     hand.result = None
     hand.history = [Event("deal", dealer, detail={"upcard": format_card(order[20])})]
     hand.actions = []
-    hand._after = None
+    hand._options = None
     return hand

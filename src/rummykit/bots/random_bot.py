@@ -1,0 +1,28 @@
+"""A bot that picks uniformly among the legal actions, for any variant."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from rummykit.cards import make_rng
+
+__all__ = ["RandomBot"]
+
+ActionT = TypeVar("ActionT")
+
+
+class RandomBot:
+    """Uniformly random legal actions from a seeded RNG (``None``: a secure seed)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | random.Random | None = None) -> None:
+        self.rng = make_rng(seed)
+
+    def act(self, observation: Any, legal_actions: Sequence[ActionT]) -> ActionT:
+        """A uniformly random element of ``legal_actions``."""
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        return self.rng.choice(legal_actions)
