@@ -1,0 +1,101 @@
+"""The ``rummykit`` command line."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Annotated, Any
+
+import typer
+
+from rummykit.bots import GIN_BOTS, make_gin_bot
+from rummykit.variants.gin import GinRules
+
+app = typer.Typer(
+    help="rummykit: rules-exact rummy. Play in the terminal, run bots, study the games.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+VARIANTS = ("gin",)
+
+
+def _parse_option(text: str, rules_type: type[Any]) -> tuple[str, Any]:
+    name, sep, raw = text.partition("=")
+    name = name.strip().replace("-", "_")
+    known = {f.name: f for f in dataclasses.fields(rules_type)}
+    if not sep or name not in known:
+        raise typer.BadParameter(
+            f"--option takes NAME=VALUE with NAME one of: {', '.join(sorted(known))}"
+        )
+    default = getattr(rules_type(), name)
+    raw = raw.strip()
+    value: Any
+    if isinstance(default, bool):
+        if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
+            raise typer.BadParameter(f"{name} takes true or false, not {raw!r}")
+        value = raw.lower() in ("true", "1", "yes")
+    elif isinstance(default, int):
+        try:
+            value = int(raw)
+        except ValueError:
+            raise typer.BadParameter(f"{name} takes a whole number, not {raw!r}") from None
+    else:
+        value = raw
+    return name, value
+
+
+@app.command()
+def play(
+    variant: Annotated[str, typer.Argument(help="Which game: gin.")] = "gin",
+    bot: Annotated[str, typer.Option(help=f"Your opponent: {', '.join(GIN_BOTS)}.")] = "heuristic",
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible deal.")] = None,
+    knock_limit: Annotated[int | None, typer.Option(help="Most deadwood to knock (10).")] = None,
+    target: Annotated[int | None, typer.Option(help="Points that end the match (100).")] = None,
+    big_gin_bonus: Annotated[
+        int | None, typer.Option(help="Big gin bonus; 0 disables (31).")
+    ] = None,
+    ace_high: Annotated[
+        bool, typer.Option(help="Allow Q-K-A runs (not the reference rule).")
+    ] = False,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Any rule option as NAME=VALUE (repeatable)."),
+    ] = None,
+) -> None:
+    """Play a match in the terminal against a bot."""
+    if variant not in VARIANTS:
+        raise typer.BadParameter(
+            f"unknown variant {variant!r}; available: {', '.join(VARIANTS)}", param_hint="VARIANT"
+        )
+    changes: dict[str, Any] = {}
+    for name, value in (("knock_limit", knock_limit), ("target", target)):
+        if value is not None:
+            changes[name] = value
+    if big_gin_bonus is not None:
+        changes["big_gin_bonus"] = big_gin_bonus
+    if ace_high:
+        changes["ace_high_runs"] = True
+    for text in option or ():
+        name, value = _parse_option(text, GinRules)
+        changes[name] = value
+    try:
+        rules = GinRules(**changes)
+        opponent = make_gin_bot(bot, seed=seed, rules=rules)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    from rummykit.terminal.gin_game import GinTerminalGame
+
+    GinTerminalGame(opponent, rules=rules, seed=seed).run()
+
+
+@app.command()
+def version() -> None:
+    """Print the rummykit version."""
+    from rummykit import __version__
+
+    typer.echo(__version__)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

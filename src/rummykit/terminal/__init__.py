@@ -1,0 +1,1 @@
+"""Terminal front ends (plain text in, plain text out)."""
