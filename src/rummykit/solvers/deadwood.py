@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from rummykit.cards import Card
@@ -28,6 +29,7 @@ __all__ = [
     "Discard",
     "LayoffResult",
     "best_discard",
+    "best_discard_mask",
     "cards_of_mask",
     "deadwood_after_each_discard",
     "layoff_deadwood",
@@ -45,44 +47,34 @@ CARD_VALUES: Final = tuple(min(card % 13 + 1, 10) for card in range(52))
 """Deadwood value of each card id: ace 1, pips, courts 10."""
 
 
-def _build_run_table(ace_high: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """For each 13-bit suit pattern, every run (mask, value) inside it."""
-    # Positions in run order; with ace-high runs the ace also follows the king.
+@cache
+def _runs_in_pattern(pattern: int, ace_high: bool) -> tuple[tuple[int, int], ...]:
+    """Every run (13-bit mask, value) inside one suit pattern; with ``ace_high`` the ace
+    may also follow the king."""
     order = list(range(13)) + ([0] if ace_high else [])
-    table: list[tuple[tuple[int, int], ...]] = []
-    for pattern in range(1 << 13):
-        runs: list[tuple[int, int]] = []
-        for start in range(len(order) - 2):
-            mask = 0
-            value = 0
-            for position in order[start:]:
-                bit = 1 << position
-                if not pattern & bit or mask & bit:
-                    break
-                mask |= bit
-                value += min(position + 1, 10)
-                if mask.bit_count() >= 3:
-                    runs.append((mask, value))
-        table.append(tuple(runs))
-    return tuple(table)
+    runs: list[tuple[int, int]] = []
+    for start in range(len(order) - 2):
+        mask = 0
+        value = 0
+        for position in order[start:]:
+            bit = 1 << position
+            if not pattern & bit or mask & bit:
+                break
+            mask |= bit
+            value += min(position + 1, 10)
+            if mask.bit_count() >= 3:
+                runs.append((mask, value))
+    return tuple(runs)
 
 
-_RUNS_LOW: Final = _build_run_table(ace_high=False)
+def _rotate(pattern: int) -> int:
+    """Ranks 2..K then the ace: the ace moves from the bottom bit to the top one."""
+    return (pattern >> 1) | ((pattern & 1) << 12)
 
 
-def _union_table(runs: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[int, ...]:
-    union = []
-    for entries in runs:
-        bits = 0
-        for run, _ in entries:
-            bits |= run
-        union.append(bits)
-    return tuple(union)
+def _unrotate(pattern: int) -> int:
+    return ((pattern << 1) & FULL_SUIT) | (pattern >> 12)
 
-
-_UNION_LOW: Final = _union_table(_RUNS_LOW)
-_RUNS_HIGH: Final = _build_run_table(ace_high=True)
-_UNION_HIGH: Final = _union_table(_RUNS_HIGH)
 
 # Every set (three or four suits of one rank) by rank: (mask, value).
 _SETS_BY_RANK: Final = tuple(
@@ -109,21 +101,35 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 # Per 13-bit suit pattern: the cards it holds (as ids offset by suit) and their value.
-_SUIT_CARDS: Final = tuple(
-    tuple(
-        tuple(Card(13 * suit + rank) for rank in range(13) if pattern >> rank & 1)
-        for pattern in range(1 << 13)
-    )
-    for suit in range(4)
-)
-_SUIT_VALUE: Final = tuple(
-    sum(min(rank + 1, 10) for rank in range(13) if pattern >> rank & 1)
-    for pattern in range(1 << 13)
-)
-_SUIT_TOP_VALUE: Final = tuple(
-    max((min(rank + 1, 10) for rank in range(13) if pattern >> rank & 1), default=0)
-    for pattern in range(1 << 13)
-)
+def _pattern_tables() -> tuple[
+    tuple[tuple[tuple[Card, ...], ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]
+]:
+    """Per 13-bit suit pattern: its cards (per suit), their value, top value, run cards.
+
+    Each entry extends the entry of the pattern without its highest bit, so building
+    them is one pass.
+    """
+    size = 1 << 13
+    cards: list[list[tuple[Card, ...]]] = [[()] * size for _ in range(4)]
+    value = [0] * size
+    top = [0] * size
+    for pattern in range(1, size):
+        high = pattern.bit_length() - 1
+        rest = pattern ^ (1 << high)
+        worth = min(high + 1, 10)
+        value[pattern] = value[rest] + worth
+        top[pattern] = max(top[rest], worth)
+        for suit in range(4):
+            cards[suit][pattern] = (*cards[suit][rest], Card(13 * suit + high))
+    # A card is in a run when a stretch of three consecutive bits covers it.
+    triple = [0] * size
+    for pattern in range(size):
+        starts = pattern & (pattern >> 1) & (pattern >> 2)
+        triple[pattern] = starts | starts << 1 | starts << 2
+    return tuple(tuple(c) for c in cards), tuple(value), tuple(top), tuple(triple)
+
+
+_SUIT_CARDS, _SUIT_VALUE, _SUIT_TOP_VALUE, _RUN_UNION = _pattern_tables()
 
 
 def cards_of_mask(mask: int) -> list[Card]:
@@ -162,10 +168,14 @@ def top_card_value(mask: int) -> int:
 def meld_union(mask: int, ace_high: bool = False) -> int:
     """The cards of ``mask`` that belong to at least one meld inside ``mask``."""
     union = 0
-    table = _UNION_HIGH if ace_high else _UNION_LOW
+    table = _RUN_UNION
     for suit in range(4):
         shift = 13 * suit
-        union |= table[(mask >> shift) & FULL_SUIT] << shift
+        pattern = (mask >> shift) & FULL_SUIT
+        bits = table[pattern]
+        if ace_high:
+            bits |= _unrotate(table[_rotate(pattern)])
+        union |= bits << shift
     a = mask & FULL_SUIT
     b = (mask >> 13) & FULL_SUIT
     c = (mask >> 26) & FULL_SUIT
@@ -179,12 +189,13 @@ def meld_union(mask: int, ace_high: bool = False) -> int:
 def melds_in_mask(mask: int, ace_high: bool = False) -> list[tuple[int, int]]:
     """Every meld (as ``(mask, value)``) made only of cards in ``mask``."""
     melds: list[tuple[int, int]] = []
-    table = _RUNS_HIGH if ace_high else _RUNS_LOW
     for suit in range(4):
         pattern = (mask >> (13 * suit)) & FULL_SUIT
         if pattern:
             shift = 13 * suit
-            melds.extend((run << shift, value) for run, value in table[pattern])
+            melds.extend(
+                (run << shift, value) for run, value in _runs_in_pattern(pattern, ace_high)
+            )
     a = mask & FULL_SUIT
     b = (mask >> 13) & FULL_SUIT
     c = (mask >> 26) & FULL_SUIT
@@ -200,63 +211,135 @@ def melds_in_mask(mask: int, ace_high: bool = False) -> list[tuple[int, int]]:
     return melds
 
 
-class _Packer:
-    """Best melded value of any sub-mask of one hand, memoised on the available mask."""
+class _SuitTables:
+    """Per 13-bit suit pattern: the best run packing and the best single removal.
 
-    __slots__ = ("by_card", "memo", "union")
+    Sets are the only melds that span suits, so once the sets are chosen every suit is
+    independent: its best run value is one table lookup. ``best[p]`` is the greatest
+    value of disjoint runs inside pattern ``p``; ``choice[p]`` the run through the
+    lowest card of ``p`` in one such packing (0: that card stays loose);
+    ``drop_gain[p]``/``drop_pos[p]`` the best ``best[p - c] + value(c)`` over the cards
+    ``c`` of ``p`` and which card gives it (ties: the higher card).
+    """
 
-    def __init__(self, melds: list[tuple[int, int]]) -> None:
-        by_card: dict[int, list[tuple[int, int]]] = {}
-        union = 0
-        for meld in melds:
-            meld_mask = meld[0]
-            union |= meld_mask
-            rest = meld_mask
+    __slots__ = ("best", "choice", "drop_gain", "drop_pos", "rotated")
+
+    def __init__(self, ace_high: bool) -> None:
+        low_values = [min(pos + 1, 10) for pos in range(13)]
+        best, choice = _run_packings(low_values)
+        self.rotated: tuple[list[int], list[int]] | None = None
+        if ace_high:
+            # In "rotated" space the ranks run 2..K then the ace: a packing that uses a
+            # high ace is a low-ace-free packing there.
+            rotated_values = [min(pos + 2, 10) for pos in range(12)] + [1]
+            rotated = _run_packings(rotated_values)
+            self.rotated = rotated
+            best = [max(best[p], rotated[0][(p >> 1) | ((p & 1) << 12)]) for p in range(1 << 13)]
+        self.best = best
+        self.choice = choice
+        gain = [-1000] * (1 << 13)
+        where = [-1] * (1 << 13)
+        for pattern in range(1, 1 << 13):
+            top_gain, top_pos = -1000, -1
+            rest = pattern
             while rest:
-                low = rest & -rest
-                by_card.setdefault(low, []).append(meld)
-                rest ^= low
-        self.by_card = by_card
-        self.union = union
-        self.memo: dict[int, int] = {0: 0}
+                bit = rest & -rest
+                pos = bit.bit_length() - 1
+                candidate = best[pattern ^ bit] + low_values[pos]
+                if candidate >= top_gain:
+                    top_gain, top_pos = candidate, pos
+                rest ^= bit
+            gain[pattern], where[pattern] = top_gain, top_pos
+        self.drop_gain = gain
+        self.drop_pos = where
 
-    def best(self, available: int) -> int:
-        """Greatest total value of disjoint melds inside ``available``."""
-        available &= self.union
-        memo = self.memo
-        found = memo.get(available)
-        if found is not None:
-            return found
-        low = available & -available
-        rest = available ^ low
-        result = self.best(rest)
-        for meld_mask, value in self.by_card[low]:
-            if available & meld_mask == meld_mask:
-                candidate = value + self.best(available ^ meld_mask)
-                if candidate > result:
-                    result = candidate
-        memo[available] = result
-        return result
+    def runs(self, pattern: int) -> list[int]:
+        """The runs (13-bit masks) of one best packing of ``pattern``."""
+        rotated = self.rotated
+        if rotated is not None:
+            turned = _rotate(pattern)
+            if rotated[0][turned] > self.best_low(pattern):
+                return [_unrotate(run) for run in _unpack(rotated[1], turned)]
+        return _unpack(self.choice, pattern)
 
-    def arrangement(self, available: int) -> list[int]:
-        """The melds (masks) of one best packing inside ``available``, canonical order."""
-        available &= self.union
-        chosen: list[int] = []
-        while available:
-            target = self.best(available)
-            low = available & -available
-            rest = available ^ low
-            if self.best(rest) == target:
-                available = rest
-                continue
-            for meld_mask, value in self.by_card[low]:
-                if available & meld_mask == meld_mask and (
-                    value + self.best(available ^ meld_mask) == target
-                ):
-                    chosen.append(meld_mask)
-                    available ^= meld_mask
-                    break
-        return chosen
+    def best_low(self, pattern: int) -> int:
+        """Best packing value without a high ace."""
+        value = 0
+        for run in _unpack(self.choice, pattern):
+            value += _SUIT_VALUE[run]
+        return value
+
+
+def _run_packings(values: list[int]) -> tuple[list[int], list[int]]:
+    """Best disjoint-run value of every 13-bit pattern, with the run at its lowest card."""
+    size = 1 << 13
+    best = [0] * size
+    choice = [0] * size
+    for pattern in range(1, size):
+        low = pattern & -pattern
+        start = low.bit_length() - 1
+        top = best[pattern ^ low]
+        chosen = 0
+        run = low
+        value = values[start]
+        end = start + 1
+        while end < 13 and pattern >> end & 1:
+            run |= 1 << end
+            value += values[end]
+            if end - start >= 2:
+                candidate = value + best[pattern & ~run]
+                if candidate > top:
+                    top, chosen = candidate, run
+            end += 1
+        best[pattern] = top
+        choice[pattern] = chosen
+    return best, choice
+
+
+def _unpack(choice: list[int], pattern: int) -> list[int]:
+    runs = []
+    while pattern:
+        run = choice[pattern]
+        if run:
+            runs.append(run)
+            pattern &= ~run
+        else:
+            pattern ^= pattern & -pattern
+    return runs
+
+
+_TABLES: dict[bool, _SuitTables] = {}
+
+
+def _tables(ace_high: bool) -> _SuitTables:
+    tables = _TABLES.get(ace_high)
+    if tables is None:
+        tables = _TABLES[ace_high] = _SuitTables(ace_high)
+    return tables
+
+
+def _set_choices(mask: int) -> list[tuple[int, int]]:
+    """Every choice of sets inside ``mask`` (none first): ``(cards used, value)``."""
+    a = mask & FULL_SUIT
+    b = (mask >> 13) & FULL_SUIT
+    c = (mask >> 26) & FULL_SUIT
+    d = (mask >> 39) & FULL_SUIT
+    triples = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    choices = [(0, 0)]
+    while triples:
+        low = triples & -triples
+        options = [
+            (set_mask, value)
+            for set_mask, value in _SETS_BY_RANK[low.bit_length() - 1]
+            if mask & set_mask == set_mask
+        ]
+        choices = choices + [
+            (used | set_mask, total + value)
+            for used, total in choices
+            for set_mask, value in options
+        ]
+        triples ^= low
+    return choices
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,55 +359,100 @@ class Discard:
     deadwood: int
 
 
+def _best_melded(mask: int, best: list[int]) -> tuple[int, int]:
+    """(greatest melded value, cards in sets of one optimal choice)."""
+    top, top_sets = -1, 0
+    for used, value in _set_choices(mask):
+        rest = mask & ~used
+        value += (
+            best[rest & FULL_SUIT]
+            + best[(rest >> 13) & FULL_SUIT]
+            + best[(rest >> 26) & FULL_SUIT]
+            + best[rest >> 39]
+        )
+        if value > top:
+            top, top_sets = value, used
+    return top, top_sets
+
+
 def min_deadwood_mask(mask: int, ace_high: bool = False) -> int:
     """Minimum deadwood value of the hand ``mask`` (any size)."""
-    melds = melds_in_mask(mask, ace_high)
-    if not melds:
-        return mask_value(mask)
-    return mask_value(mask) - _Packer(melds).best(mask)
+    best = _tables(ace_high).best
+    a = mask & FULL_SUIT
+    b = (mask >> 13) & FULL_SUIT
+    c = (mask >> 26) & FULL_SUIT
+    d = mask >> 39
+    value = _SUIT_VALUE
+    total = value[a] + value[b] + value[c] + value[d]
+    if not ((a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)):
+        return total - best[a] - best[b] - best[c] - best[d]
+    return total - _best_melded(mask, best)[0]
 
 
 def min_deadwood(cards: Sequence[int], *, ace_high: bool = False) -> Arrangement:
     """The minimum deadwood of a hand (up to 11 cards) with one optimal arrangement.
 
-    Ties between arrangements are broken canonically (the lowest card is left as
-    deadwood when that costs nothing), so the same hand always gives the same answer.
+    Ties between arrangements are broken canonically (runs before sets, then the
+    table order), so the same hand always gives the same answer.
     """
-    mask = mask_of(cards)
     if len(cards) > 11:
         raise ValueError(f"a gin hand has at most 11 cards, got {len(cards)}")
-    melds = melds_in_mask(mask, ace_high)
-    packer = _Packer(melds)
-    chosen = packer.arrangement(mask) if melds else []
+    mask = mask_of(cards)
+    tables = _tables(ace_high)
+    _, used = _best_melded(mask, tables.best)
+    melds: list[int] = []
+    rest = used
+    while rest:
+        rank = (rest & -rest).bit_length() - 1
+        rank %= 13
+        set_mask = sum(1 << (suit * 13 + rank) for suit in range(4)) & used
+        melds.append(set_mask)
+        rest &= ~set_mask
+    remaining = mask & ~used
+    for suit in range(4):
+        shift = 13 * suit
+        melds.extend(run << shift for run in tables.runs((remaining >> shift) & FULL_SUIT))
+    melds.sort(key=lambda meld: (meld & -meld, meld))
     covered = 0
-    for meld in chosen:
+    for meld in melds:
         covered |= meld
     left = mask & ~covered
     return Arrangement(
         deadwood=mask_value(left),
-        melds=tuple(tuple(cards_of_mask(meld)) for meld in chosen),
+        melds=tuple(tuple(cards_of_mask(meld)) for meld in melds),
         deadwood_cards=tuple(cards_of_mask(left)),
     )
 
 
 def deadwood_after_each_discard(mask: int, ace_high: bool = False) -> dict[int, int]:
     """For every card of ``mask``, the minimum deadwood of the hand without it."""
+    best = _tables(ace_high).best
     total = mask_value(mask)
-    melds = melds_in_mask(mask, ace_high)
     values = CARD_VALUES
-    if not melds:
-        return {card: total - values[card] for card in cards_of_mask(mask)}
-    packer = _Packer(melds)
-    everything = packer.best(mask)
-    result: dict[int, int] = {}
-    rest = mask
-    while rest:
-        low = rest & -rest
-        card = low.bit_length() - 1
-        packed = packer.best(mask ^ low) if low & packer.union else everything
-        result[card] = total - values[card] - packed
-        rest ^= low
-    return result
+    kept: dict[int, int] = {}
+    for used, value in _set_choices(mask):
+        rest = mask & ~used
+        parts = (
+            rest & FULL_SUIT,
+            (rest >> 13) & FULL_SUIT,
+            (rest >> 26) & FULL_SUIT,
+            rest >> 39,
+        )
+        base = value + best[parts[0]] + best[parts[1]] + best[parts[2]] + best[parts[3]]
+        for suit, part in enumerate(parts):
+            if not part:
+                continue
+            without = base - best[part]
+            offset = 13 * suit
+            bits = part
+            while bits:
+                bit = bits & -bits
+                candidate = without + best[part ^ bit]
+                card = offset + bit.bit_length() - 1
+                if candidate > kept.get(card, -1):
+                    kept[card] = candidate
+                bits ^= bit
+    return {card: total - values[card] - kept[card] for card in sorted(kept)}
 
 
 def best_discard(cards: Sequence[int], *, ace_high: bool = False) -> Discard:
@@ -334,9 +462,36 @@ def best_discard(cards: Sequence[int], *, ace_high: bool = False) -> Discard:
     """
     if len(cards) != 11:
         raise ValueError(f"best_discard needs an 11-card hand, got {len(cards)}")
-    after = deadwood_after_each_discard(mask_of(cards), ace_high)
-    card = min(after, key=lambda c: (after[c], -CARD_VALUES[c], -c))
-    return Discard(Card(card), after[card])
+    card, deadwood = best_discard_mask(mask_of(cards), ace_high)
+    return Discard(Card(card), deadwood)
+
+
+def best_discard_mask(mask: int, ace_high: bool = False) -> tuple[int, int]:
+    """(card, deadwood left) of the best discard from the hand ``mask``."""
+    tables = _tables(ace_high)
+    best = tables.best
+    gain = tables.drop_gain
+    where = tables.drop_pos
+    values = CARD_VALUES
+    top: tuple[int, int, int] = (-1, -1, -1)
+    for used, value in _set_choices(mask):
+        rest = mask & ~used
+        parts = (
+            rest & FULL_SUIT,
+            (rest >> 13) & FULL_SUIT,
+            (rest >> 26) & FULL_SUIT,
+            rest >> 39,
+        )
+        base = value + best[parts[0]] + best[parts[1]] + best[parts[2]] + best[parts[3]]
+        for suit, part in enumerate(parts):
+            if part:
+                card = 13 * suit + where[part]
+                key = (base - best[part] + gain[part], values[card], card)
+                if key > top:
+                    top = key
+    if top[2] < 0:
+        raise ValueError("best_discard needs at least one card")
+    return top[2], mask_value(mask) - top[0]
 
 
 @dataclass(frozen=True, slots=True)
