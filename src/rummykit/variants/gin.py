@@ -554,7 +554,10 @@ class GinHand:
         kind = action.kind
         if phase == "over":
             raise IllegalActionError(
-                f"the hand is over; {action} is not possible", code="hand_over", seat=seat
+                f"seat {seat} cannot {action}: the hand is over",
+                code="hand_over",
+                seat=seat,
+                card=action.card,
             )
         if phase == "offer":
             if kind == "take_upcard":
@@ -588,8 +591,11 @@ class GinHand:
         return events
 
     def _wrong_phase(self, action: GinAction, expected: str, section: str) -> IllegalActionError:
+        what = action.kind.replace("_", " ")
+        if action.card is not None:
+            what += " " + format_card(action.card)
         return IllegalActionError(
-            f"seat {self.current_player} cannot {action.kind.replace('_', ' ')} now: "
+            f"seat {self.current_player} cannot {what} now: "
             f"in the {self.phase} phase the player must {expected} ({_SPEC} section {section})",
             code="wrong_phase",
             seat=self.current_player,
@@ -626,9 +632,9 @@ class GinHand:
     def _draw_discard(self, seat: int) -> list[Event]:
         if self.first_draw_stock_only:
             raise IllegalActionError(
-                f"seat {seat} must draw from the stock: after both players passed the upcard "
-                f"the first draw is from the stock ({_SPEC} section 3, "
-                "first_turn_after_double_pass=stock_only)",
+                f"seat {seat} cannot take {format_card(self.discard_pile[-1])} from the discard "
+                "pile: after both players passed the upcard the first draw is from the stock "
+                f"({_SPEC} section 3, first_turn_after_double_pass=stock_only)",
                 code="stock_only_after_double_pass",
                 seat=seat,
                 card=self.discard_pile[-1] if self.discard_pile else None,
@@ -1058,7 +1064,11 @@ class GinHand:
             raise ValueError(f"not a gin record: variant {record.get('variant')!r}")
         rules = GinRules.from_dict(record.get("rules", {}))
         deck = parse_cards(record["deck"]) if record.get("deck") else None
-        hand = new_hand(rules, seed=record.get("seed"), dealer=record.get("dealer", 0), deck=deck)
+        seed = record.get("seed")
+        hand = new_hand(rules, seed=seed, dealer=record.get("dealer", 0), deck=deck)
+        # The recorded deck overrides the seed; keep the seed too, so the rebuilt hand
+        # is identical to the recorded one (and its own record keeps the seed).
+        hand.seed = seed if isinstance(seed, int) else None
         for data in record.get("actions", ()):
             hand.apply(GinAction.from_json(data))
         return hand
