@@ -51,7 +51,7 @@ def test_illegal_move_is_explained_and_the_state_is_kept() -> None:
     )
     before = game.match.hand.clone()
     game.run()
-    assert any("Not allowed: seat 0 cannot discard now" in line for line in out)
+    assert any("Not allowed: seat 0 cannot discard AS now" in line for line in out)
     assert game.match.hand.hands == before.hands
     assert game.match.hand.discard_pile == before.discard_pile
 
