@@ -227,12 +227,22 @@ def _as_run(
                 rank = missing.pop(0)
                 faces.append(Card(suit * 13 + (rank - 1 if rank < 14 else 0)))
         return Meld("run", cards, tuple(faces), start, SUITS[suit])
+    if has_ace and not rules.ace_low and known_ranks[-1] - known_ranks[0] + 1 <= n:
+        raise InvalidMeldError(f"{shown} is not a meld: the ace is high only, no A-2-3 run")
     if has_ace and known_ranks[-1] >= 12:
-        if len(known_ranks) > 1 and known_ranks[1] <= 3:
-            raise InvalidMeldError(f"{shown} is not a meld: no wrap around the ace (K-A-2)")
-        if not rules.ace_high:
+        # Which reading of the ace would have made the cards a run?
+        high_ranks = sorted(14 if r == 1 else r for r in known_ranks)
+        if high_ranks[-1] - high_ranks[0] + 1 <= n and not rules.ace_high:
             raise InvalidMeldError(f"{shown} is not a meld: the ace is low only, no Q-K-A run")
+        if _cyclic_span(known_ranks) <= n:
+            raise InvalidMeldError(f"{shown} is not a meld: no wrap around the ace (K-A-2)")
     return _run_gap_error(shown, known_ranks, open_jokers)
+
+
+def _cyclic_span(ranks: list[int]) -> int:
+    """Length of the shortest stretch of the rank cycle ``... Q K A 2 ...`` holding ``ranks``."""
+    widest_gap = max((ranks[(i + 1) % len(ranks)] - ranks[i]) % 13 for i in range(len(ranks)))
+    return 13 - widest_gap + 1
 
 
 def _run_gap_error(shown: str, ranks: list[int], jokers: int) -> Meld:

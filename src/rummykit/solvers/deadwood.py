@@ -1,10 +1,12 @@
 """Exact Gin Rummy deadwood: the best arrangement, the best discard, and layoffs.
 
 Hands are 52-bit masks internally (bit ``suit * 13 + rank - 1``, the card id), so the
-solvers never build per-card objects. The search branches on the lowest card that can
-be melded at all: either it stays deadwood or it joins one of the melds that contain
-it; results are memoised on the mask of cards still available, which makes the
-per-discard questions (one search per card) share almost all of their work.
+solvers never build per-card objects. Sets are the only melds that span suits, so the
+solver enumerates the choices of sets (a 10- or 11-card hand has at most three ranks
+with three or more suits, usually none) and, for each, reads every suit's best run
+packing from a table built once over all 8,192 suit patterns. The best discard of an
+11-card hand uses a second table (per pattern, the best value of the runs left plus the
+card dropped), so the 11 questions cost one pass over the set choices.
 
 >>> from rummykit.cards import parse_cards, format_cards
 >>> arrangement = min_deadwood(parse_cards("AS 2S 3S 4S 4H 4D 9C"))
@@ -376,7 +378,8 @@ def _best_melded(mask: int, best: list[int]) -> tuple[int, int]:
 
 
 def min_deadwood_mask(mask: int, ace_high: bool = False) -> int:
-    """Minimum deadwood value of the hand ``mask`` (any size)."""
+    """Minimum deadwood value of the hand ``mask`` (meant for hands of up to ~15 cards:
+    the set choices grow as 6 to the power of the ranks held in three or four suits)."""
     best = _tables(ace_high).best
     a = mask & FULL_SUIT
     b = (mask >> 13) & FULL_SUIT
