@@ -1,0 +1,141 @@
+"""The gin observation as a flat ``float32`` array of named planes.
+
+Every value is derived from a :class:`~rummykit.rl.gin_table.SeatView`, itself derived
+from the engine's ``observation(seat)`` (plus the seat's own pending knock macro).
+The layout (see ``docs/rl.md``) is nine card planes of 52 (card id order: suit-major
+s c d h, ace low) followed by twelve scalars:
+
+>>> [(name, start, size) for name, start, size, _ in FIELDS][:3]
+[('hand', 0, 52), ('taken_card', 52, 52), ('upcard', 104, 52)]
+>>> OBSERVATION_SIZE
+480
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from rummykit.rl.gin_table import PHASES, GinTable, SeatView
+
+__all__ = [
+    "FIELDS",
+    "OBSERVATION_SIZE",
+    "SCORE_CLIP",
+    "encode_observation",
+    "encode_view",
+    "field_slices",
+    "observation_high",
+]
+
+_FULL: Final = (1 << 52) - 1
+_STOCK_SIZE: Final = 31
+SCORE_CLIP: Final = 3.0
+"""Match points are shown as a fraction of the target, clipped to this."""
+
+_CARD_PLANES: Final = (
+    ("hand", "cards in this seat's hand"),
+    ("taken_card", "the card this seat took from the discard pile this turn (not discardable)"),
+    ("upcard", "the top card of the discard pile"),
+    ("discard_pile", "cards under the upcard: out of play for the rest of the hand"),
+    ("opponent_known", "cards the opponent took from the discard pile and still holds"),
+    ("opponent_discarded", "cards the opponent discarded this hand"),
+    ("opponent_declined", "upcards the opponent passed on or left for the stock"),
+    ("unknown", "cards whose place this seat does not know (stock or opponent's hand)"),
+    ("knock_melds", "melds this seat has laid so far in its knock macro (knock_melds=choose)"),
+)
+_SCALARS: Final = (
+    ("to_act", 1, "1 when this seat is to act"),
+    ("dealer", 1, "1 when this seat dealt this hand"),
+    ("phase", len(PHASES), "one-hot: " + ", ".join(PHASES)),
+    ("stock_size", 1, "cards in the stock / 31"),
+    ("opponent_hand_size", 1, "cards in the opponent's hand / 11"),
+    ("scores", 2, f"match points of this seat, then the opponent, / target (clip {SCORE_CLIP:g})"),
+)
+
+
+def _fields() -> tuple[tuple[str, int, int, str], ...]:
+    fields: list[tuple[str, int, int, str]] = []
+    start = 0
+    for name, text in _CARD_PLANES:
+        fields.append((name, start, 52, text))
+        start += 52
+    for name, size, text in _SCALARS:
+        fields.append((name, start, size, text))
+        start += size
+    return tuple(fields)
+
+
+FIELDS: Final = _fields()
+"""``(name, start, size, description)`` of every part of the observation array."""
+OBSERVATION_SIZE: Final = FIELDS[-1][1] + FIELDS[-1][2]
+_PLANE_BITS: Final = 52 * len(_CARD_PLANES)
+_BINARY_BITS: Final = _PLANE_BITS + 2 + len(PHASES)
+"""The planes, ``to_act``, ``dealer`` and ``phase`` are 0/1: they come from one integer."""
+_STOCK: Final = _BINARY_BITS
+_TO_BITS: Final = bytes.maketrans(b"01", b"\x00\x01")
+_PHASE_BIT: Final = {name: 1 << (_PLANE_BITS + 2 + index) for index, name in enumerate(PHASES)}
+_TO_ACT_BIT: Final = 1 << _PLANE_BITS
+_DEALER_BIT: Final = 1 << (_PLANE_BITS + 1)
+_FORMAT: Final = f"0{OBSERVATION_SIZE}b"
+
+
+def observation_high() -> npt.NDArray[np.float32]:
+    """Upper bounds of the observation values (1, or :data:`SCORE_CLIP` for scores)."""
+    high = np.ones(OBSERVATION_SIZE, dtype=np.float32)
+    for name, start, size, _ in FIELDS:
+        if name == "scores":
+            high[start : start + size] = SCORE_CLIP
+    return high
+
+
+def field_slices() -> dict[str, slice]:
+    """Name -> slice of the observation array."""
+    return {name: slice(start, start + size) for name, start, size, _ in FIELDS}
+
+
+def encode_view(
+    view: SeatView, stage: str | None = None, knock_melds: int = 0
+) -> npt.NDArray[np.float32]:
+    """The observation array of a seat view (and the seat's knock macro, if any)."""
+    pile = view.pile
+    top = 1 << pile[-1] if pile else 0
+    below = view.pile_mask & ~top
+    hand = view.hand
+    known = view.opponent_known
+    bits = (
+        hand
+        | ((1 << view.taken) if view.taken >= 0 else 0) << 52
+        | top << 104
+        | below << 156
+        | known << 208
+        | view.opponent_discarded << 260
+        | view.opponent_declined << 312
+        | (_FULL & ~(hand | top | below | known)) << 364
+        | knock_melds << 416
+        | _PHASE_BIT[stage or view.phase]
+    )
+    if view.to_act:
+        bits |= _TO_ACT_BIT
+    if view.dealer:
+        bits |= _DEALER_BIT
+    # One pass from the integer to 0/1 bytes (lowest bit first), then to float32.
+    out = np.frombuffer(
+        format(bits, _FORMAT)[::-1].encode("ascii").translate(_TO_BITS), dtype=np.uint8
+    ).astype(np.float32)
+    out[_STOCK] = view.stock_size / _STOCK_SIZE
+    out[_STOCK + 1] = view.opponent_hand_size / 11
+    scores = view.scores
+    if scores[0]:
+        out[_STOCK + 2] = min(scores[0] / view.target, SCORE_CLIP)
+    if scores[1]:
+        out[_STOCK + 3] = min(scores[1] / view.target, SCORE_CLIP)
+    return out
+
+
+def encode_observation(table: GinTable, seat: int) -> npt.NDArray[np.float32]:
+    """The observation array of ``seat`` at a gin table."""
+    stage, melds = table.knock_stage(seat)
+    return encode_view(table.view(seat), stage, melds)
