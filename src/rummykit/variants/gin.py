@@ -408,6 +408,7 @@ class GinHand:
         "result",
         "rules",
         "seed",
+        "seen",
         "stock",
         "taken_card",
     )
@@ -428,6 +429,8 @@ class GinHand:
     known: list[int]
     result: GinHandResult | None
     history: list[Event]
+    seen: tuple[list[Event], list[Event]]
+    """Each seat's view of :attr:`history` (hidden cards blanked), kept as it grows."""
     actions: list[GinAction]
     seed: int | None
     deck: tuple[Card, ...]
@@ -587,8 +590,13 @@ class GinHand:
                 raise self._wrong_phase(action, "show melds and lay off", "4")
             events = self._lay_off(seat, action)
         self.actions.append(action)
-        self.history.extend(events)
+        self._record(events)
         return events
+
+    def _record(self, events: list[Event]) -> None:
+        self.history.extend(events)
+        for seat, view in enumerate(self.seen):
+            view.extend(event.seen_by(seat) for event in events)
 
     def _wrong_phase(self, action: GinAction, expected: str, section: str) -> IllegalActionError:
         what = action.kind.replace("_", " ")
@@ -1015,7 +1023,7 @@ class GinHand:
                 else None
             ),
             knocker_melds=self.knock_arrangement if self.knocker is not None else (),
-            history=tuple(event.seen_by(seat) for event in self.history),
+            history=tuple(self.seen[seat]),
             result=self.result,
         )
 
@@ -1038,6 +1046,7 @@ class GinHand:
         other.known = self.known.copy()
         other.result = self.result
         other.history = self.history.copy()
+        other.seen = (self.seen[0].copy(), self.seen[1].copy())
         other.actions = self.actions.copy()
         other.seed = self.seed
         other.deck = self.deck
@@ -1127,7 +1136,9 @@ def new_hand(
     hand.knock_arrangement = ()
     hand.known = [0, 0]
     hand.result = None
-    hand.history = [Event("deal", dealer, detail={"upcard": format_card(order[20])})]
+    hand.history = []
+    hand.seen = ([], [])
+    hand._record([Event("deal", dealer, detail={"upcard": format_card(order[20])})])
     hand.actions = []
     hand._options = None
     return hand
