@@ -16,7 +16,8 @@ app = typer.Typer(
     add_completion=False,
 )
 
-VARIANTS = ("gin",)
+RAMI_VARIANTS = ("rami51", "rami40", "rami51-house", "rami40-house")
+VARIANTS = ("gin", *RAMI_VARIANTS)
 
 
 def _parse_option(text: str, rules_type: type[Any]) -> tuple[str, Any]:
@@ -46,9 +47,14 @@ def _parse_option(text: str, rules_type: type[Any]) -> tuple[str, Any]:
 
 @app.command()
 def play(
-    variant: Annotated[str, typer.Argument(help="Which game: gin.")] = "gin",
-    bot: Annotated[str, typer.Option(help=f"Your opponent: {', '.join(GIN_BOTS)}.")] = "heuristic",
+    variant: Annotated[
+        str, typer.Argument(help="Which game: gin, rami51, rami40, rami51-house, rami40-house.")
+    ] = "gin",
+    bot: Annotated[str, typer.Option(help=f"Your opponent(s): {', '.join(GIN_BOTS)}.")] = "heuristic",
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible deal.")] = None,
+    players: Annotated[
+        int, typer.Option(help="Rami: players at the table, you included (2-6).")
+    ] = 4,
     knock_limit: Annotated[int | None, typer.Option(help="Most deadwood to knock (10).")] = None,
     target: Annotated[int | None, typer.Option(help="Points that end the match (100).")] = None,
     big_gin_bonus: Annotated[
@@ -67,6 +73,9 @@ def play(
         raise typer.BadParameter(
             f"unknown variant {variant!r}; available: {', '.join(VARIANTS)}", param_hint="VARIANT"
         )
+    if variant in RAMI_VARIANTS:
+        _play_rami(variant, players=players, bot=bot, seed=seed, options=option or [])
+        return
     changes: dict[str, Any] = {}
     for name, value in (("knock_limit", knock_limit), ("target", target)):
         if value is not None:
@@ -86,6 +95,26 @@ def play(
     from rummykit.terminal.gin_game import GinTerminalGame
 
     GinTerminalGame(opponent, rules=rules, seed=seed).run()
+
+
+def _play_rami(
+    variant: str, *, players: int, bot: str, seed: int | None, options: list[str]
+) -> None:
+    """Rami 40 / 51 in the terminal: you and ``players - 1`` bots."""
+    from rummykit.bots.rami_heuristic import RAMI_BOTS
+    from rummykit.terminal.rami_game import run_rami_terminal
+    from rummykit.variants.rami import parse_option, preset
+
+    if bot not in RAMI_BOTS:
+        raise typer.BadParameter(f"unknown rami bot {bot!r}; choose one of {', '.join(RAMI_BOTS)}")
+    if not 2 <= players <= 6:
+        raise typer.BadParameter(f"rami is played by 2-6 players, not {players}")
+    try:
+        changes = dict(parse_option(text) for text in options)
+        rules = dataclasses.replace(preset(variant), **changes)
+    except (ValueError, TypeError) as error:
+        raise typer.BadParameter(str(error)) from None
+    run_rami_terminal(variant, players, bot, seed, input, print, rules=rules)
 
 
 @app.command()

@@ -157,9 +157,11 @@ class GinTerminalGame:
     def _show_table(self, observation: GinObservation) -> None:
         hand = list(observation.hand)
         self.say("")
+        # Card 0 (the ace of spades) is falsy: test for None, not truth.
+        top = "(empty)" if observation.upcard is None else str(observation.upcard)
         self.say(
-            f"Stock: {observation.stock_size}   Discard pile top: "
-            f"{observation.upcard or '(empty)'}   Scores: {self._scores()}"
+            f"Stock: {observation.stock_size}   Discard pile top: {top}   "
+            f"Scores: {self._scores()}"
         )
         if observation.opponent_known_cards:
             self.say(

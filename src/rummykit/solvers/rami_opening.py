@@ -1,0 +1,645 @@
+"""Rami: the best opening (and the best melds after opening) from a hand, exactly.
+
+rules/rami.md sections 2-4. Given a hand (at most ~14 cards, several decks, jokers),
+:func:`best_opening` decides whether some set of disjoint combinations reaches the
+opening threshold (table values: an ace 1 low, 11 high or in a set, a joker the card it
+stands for, the lower position at a run end) or goes out under the rami sec exemption,
+and among those returns the one that leaves the least penalty in hand (hand values:
+ace 11, joker 20 by default). Ties go to the higher table value.
+
+How: the hand becomes a face-count vector packed into one integer (4 bits per face), so
+"does this combination fit in what is left" is one subtraction and one mask. Every
+candidate combination (runs with or without one joker, resolved as the engine does;
+sets of 3 or 4 distinct suits, with or without a joker) is listed once, indexed by its
+lowest natural face. A depth-first search walks the faces in order: at each face it
+either lays a combination starting there or leaves the rest of that face in hand, so
+each packing is visited once; branches that cannot beat the best penalty, or cannot
+reach the threshold, are cut.
+
+>>> from rummykit.cards import parse_cards
+>>> best = best_opening(parse_cards("JK 7S 8S KH KS KD 2C 5D"))
+>>> best.value, [" ".join(map(str, combo)) for combo in best.combos]
+(51, ['7S 8S JK', 'KS KD KH'])
+>>> best_opening(parse_cards("JK 7S 8S 9C 9D 9H 2C 5D")) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Final
+
+from rummykit.cards import JOKER_FACE, Card, natural_card
+from rummykit.melds import RAMI_MELDS, InvalidMeldError, check_meld
+from rummykit.variants.rami import RamiAction, RamiRules
+from rummykit.variants.rami_table import position_value, set_rank_value
+
+__all__ = [
+    "Opening",
+    "best_melds",
+    "best_opening",
+    "can_open",
+    "combination_faces",
+    "hand_combinations",
+]
+
+_BITS: Final = 4
+_ONE: Final = tuple(1 << (_BITS * face) for face in range(JOKER_FACE + 1))
+_GUARD: Final = sum(8 << (_BITS * face) for face in range(JOKER_FACE + 1))
+_JOKER_ONE: Final = _ONE[JOKER_FACE]
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """Combinations to lay from a hand, with what they are worth and what stays."""
+
+    combos: tuple[tuple[Card, ...], ...]
+    """Physical cards of the hand, one tuple per combination."""
+    value: int
+    """Total table value (the opening count)."""
+    penalty_left: int
+    """Hand penalty of the cards that stay."""
+    cards_left: tuple[Card, ...]
+    exempt: bool
+    """Below the threshold, legal because it goes out this turn (rami sec)."""
+
+    def action(self) -> RamiAction:
+        """The ``open`` action laying these combinations."""
+        return RamiAction.open(self.combos)
+
+    def meld_actions(self) -> list[RamiAction]:
+        """One ``meld`` action per combination (after opening)."""
+        return [RamiAction.meld(combo) for combo in self.combos]
+
+
+# -- candidate combinations -------------------------------------------------------------
+#
+# Run shapes depend only on which ranks of a suit the hand holds (a 13-bit mask), so
+# they are worked out once per mask and shifted onto a suit; set shapes depend only on
+# which suits of a rank it holds (a 4-bit mask). A template is
+# ``(packed for suit 0, table value, penalty without aces, aces, lowest rank, naturals)``.
+
+Template = tuple[int, int, int, int, int, int]
+_RUN_TEMPLATES: dict[int, tuple[tuple[Template, ...], tuple[Template, ...]]] = {}
+_SUIT_SHIFT: Final = _BITS * 13
+
+
+def _joker_run(mask: int) -> int | None:
+    """Lowest position of the run the ranks of ``mask`` make with one joker, resolved
+    exactly as :func:`~rummykit.melds.check_meld` does (an end joker goes below), or
+    ``None``."""
+    if mask in _JOKER_RUNS:
+        return _JOKER_RUNS[mask]
+    ranks = [rank for rank in range(1, 14) if mask >> (rank - 1) & 1]
+    try:
+        meld = check_meld(
+            [natural_card(rank, 0) for rank in ranks] + [Card(JOKER_FACE)], RAMI_MELDS
+        )
+    except InvalidMeldError:
+        meld = None
+    low = meld.rank if meld is not None and meld.kind == "run" else None
+    _JOKER_RUNS[mask] = low
+    return low
+
+
+_JOKER_RUNS: dict[int, int | None] = {}
+
+
+def _run_templates(mask: int) -> tuple[tuple[Template, ...], tuple[Template, ...]]:
+    """(joker-free runs, runs with one joker) within the ranks of ``mask``."""
+    cached = _RUN_TEMPLATES.get(mask)
+    if cached is not None:
+        return cached
+    present = [False] * 16
+    for position in range(1, 15):
+        present[position] = bool(mask >> ((position - 1) % 13) & 1)
+    pure: list[Template] = []
+    joker: list[Template] = []
+    seen: set[int] = set()
+    for low in range(1, 13):
+        missing = 0
+        hole = 0
+        for high in range(low, min(low + 12, 14) + 1):
+            if low == 1 and high == 14:
+                break
+            if not present[high]:
+                missing += 1
+                hole = high
+                if missing > 1:
+                    break
+            if high - low < 2:
+                continue
+            window = range(low, high + 1)
+            if not missing:
+                pure.append(_template(window, 0))
+            for gap in [hole] if missing else window:
+                naturals = 0
+                for position in window:
+                    if position != gap:
+                        naturals |= 1 << ((position - 1) % 13)
+                if naturals in seen:
+                    continue
+                seen.add(naturals)
+                start = _joker_run(naturals)
+                if start is not None:
+                    values = sum(position_value(p) for p in range(start, start + len(window)))
+                    joker.append(_template(window, naturals, values))
+    result = (tuple(pure), tuple(joker))
+    _RUN_TEMPLATES[mask] = result
+    return result
+
+
+def _template(window: range, naturals: int, value: int | None = None) -> Template:
+    if not naturals:
+        for position in window:
+            naturals |= 1 << ((position - 1) % 13)
+    if value is None:
+        value = sum(position_value(p) for p in window)
+    packed = pen = aces = size = 0
+    lowest = 13
+    for rank in range(13):
+        if naturals >> rank & 1:
+            size += 1
+            packed |= 1 << (_BITS * rank)
+            lowest = min(lowest, rank)
+            if rank == 0:
+                aces += 1
+            else:
+                pen += min(rank + 1, 10)
+    return (packed, value, pen, aces, lowest, size)
+
+
+def _set_templates() -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per 4-bit suit mask: ((suit-subset packed for rank 0, lowest suit, size), ...)
+    for every subset of 2-4 suits."""
+    table: list[tuple[tuple[int, int, int], ...]] = []
+    for suits in range(16):
+        entries: list[tuple[int, int, int]] = []
+        for size in (2, 3, 4):
+            for chosen in combinations([s for s in range(4) if suits >> s & 1], size):
+                packed = sum(1 << (_BITS * 13 * s) for s in chosen)
+                entries.append((packed, chosen[0] * 13, size))
+        table.append(tuple(entries))
+    return tuple(table)
+
+
+_SETS: Final = _set_templates()
+_DEFAULT_RULES: Final = RamiRules()
+_UPPER: Final = tuple(
+    sum(15 << (_BITS * f) for f in range(face, JOKER_FACE + 1)) for face in range(JOKER_FACE + 1)
+)
+"""Per face, the nibbles of that face and every face above it (the joker included)."""
+
+Candidate = tuple[int, int, int, bool, int]
+"""(packed face counts, table value, hand penalty, joker-free run, cards)."""
+
+
+def hand_combinations(
+    hand: Iterable[int], rules: RamiRules | None = None, *, use_jokers: bool = True
+) -> dict[int, list[Candidate]]:
+    """Every combination of the hand's faces, keyed by its lowest natural face.
+
+    A candidate is ``(packed, table value, hand penalty, joker-free run, cards)``; ``packed``
+    holds 4 bits per face (face ``f`` at bit ``4 f``, the joker at face 52).
+    """
+    rules = rules or _DEFAULT_RULES
+    suit_masks = [0, 0, 0, 0]
+    rank_suits = [0] * 13
+    jokers = 0
+    for card in hand:
+        face = card & 63
+        if face == JOKER_FACE:
+            jokers += 1
+        else:
+            suit, rank = divmod(face, 13)
+            suit_masks[suit] |= 1 << rank
+            rank_suits[rank] |= 1 << suit
+    if not use_jokers:
+        jokers = 0
+    return _combinations(
+        suit_masks, rank_suits, jokers, rules.ace_hand_value, rules.joker_hand_value
+    )
+
+
+def _combinations(
+    suit_masks: Sequence[int],
+    rank_suits: Sequence[int],
+    jokers: int,
+    ace_pen: int,
+    joker_pen: int,
+) -> dict[int, list[Candidate]]:
+    found: dict[int, list[Candidate]] = {}
+    need = 2 if jokers else 3
+    popcount = _POPCOUNT
+    for suit in range(4):
+        mask = suit_masks[suit]
+        if popcount[mask] < need:
+            continue
+        pure, joker = _run_templates(mask)
+        shift = _SUIT_SHIFT * suit
+        base = suit * 13
+        for packed, value, pen, aces, lowest, size in pure:
+            key = base + lowest
+            entry = (packed << shift, value, pen + aces * ace_pen, True, size)
+            if key in found:
+                found[key].append(entry)
+            else:
+                found[key] = [entry]
+        if jokers:
+            for packed, value, pen, aces, lowest, size in joker:
+                key = base + lowest
+                entry = (
+                    (packed << shift) + _JOKER_ONE,
+                    value,
+                    pen + aces * ace_pen + joker_pen,
+                    False,
+                    size + 1,
+                )
+                if key in found:
+                    found[key].append(entry)
+                else:
+                    found[key] = [entry]
+    for rank in range(13):
+        suits = rank_suits[rank]
+        if popcount[suits] < need:
+            continue
+        card_value = _SET_VALUE[rank]
+        card_pen = ace_pen if rank == 0 else _SET_VALUE[rank]
+        shift = _BITS * rank
+        for suit_packed, first, size in _SETS[suits]:
+            key = first + rank
+            group = found.get(key)
+            if group is None:
+                group = found[key] = []
+            if size >= 3:
+                group.append(
+                    (suit_packed << shift, card_value * size, card_pen * size, False, size)
+                )
+            if jokers and size <= 3:
+                group.append(
+                    (
+                        (suit_packed << shift) + _JOKER_ONE,
+                        card_value * (size + 1),
+                        card_pen * size + joker_pen,
+                        False,
+                        size + 1,
+                    )
+                )
+    return found
+
+
+_POPCOUNT: Final = tuple(bin(mask).count("1") for mask in range(1 << 13))
+_SET_VALUE: Final = tuple(set_rank_value(rank + 1) for rank in range(13))
+_TOP_VALUE: Final = (*(_SET_VALUE[face % 13] for face in range(JOKER_FACE)), 11)
+"""The most a card can add to a table count (a natural's set value, a joker 11)."""
+
+
+def combination_faces(hand: Iterable[int], rules: RamiRules | None = None) -> int:
+    """The faces of ``hand`` that belong to at least one combination, as packed nibbles
+    (face ``f`` at bit ``4 f``): a cheap "which cards are useful" without a search."""
+    union = 0
+    for options in hand_combinations(hand, rules).values():
+        for option in options:
+            union |= option[0]
+    return union
+
+
+def _faces_of(packed: int) -> list[int]:
+    return [face for face in range(JOKER_FACE + 1) if packed >> (_BITS * face) & 15]
+
+
+# -- the search ---------------------------------------------------------------------------
+
+
+class _Search:
+    """Depth-first search over packings, cut by exact bounds; the best is kept."""
+
+    __slots__ = (
+        "best",
+        "best_key",
+        "bounds",
+        "by_face",
+        "exempt_ok",
+        "face_list",
+        "first_only",
+        "must_discard",
+        "must_lay",
+        "pure_run",
+        "taken_single",
+        "threshold",
+        "total_cards",
+        "unmeldable",
+        "upper_masks",
+    )
+
+    def __init__(
+        self,
+        *,
+        by_face: dict[int, list[Candidate]],
+        threshold: int,
+        exempt_ok: bool,
+        must_discard: bool,
+        pure_run: bool,
+        first_only: bool,
+        total_cards: int,
+        unmeldable: int,
+        taken_single: int | None,
+        must_lay: int | None,
+    ) -> None:
+        self.best: list[Candidate] | None = None
+        self.best_key: tuple[int, int] = (-1, -1)
+        self.by_face = by_face
+        self.face_list = sorted(by_face)
+        self.bounds: dict[tuple[int, int], tuple[int, int, int]] = {}
+        # The part of ``rem`` a subproblem depends on: faces at or above its first face.
+        self.upper_masks = [_UPPER[face] for face in self.face_list] + [_UPPER[JOKER_FACE]]
+        self.threshold = threshold
+        self.exempt_ok = exempt_ok
+        self.must_discard = must_discard
+        self.pure_run = pure_run
+        self.first_only = first_only
+        self.total_cards = total_cards
+        self.unmeldable = unmeldable
+        self.taken_single = taken_single
+        self.must_lay = must_lay
+
+    def bound(self, index: int, rem: int) -> tuple[int, int, int]:
+        """The most penalty, table value and cards the faces from ``index`` on can still
+        lay from ``rem`` (each maximised on its own, the constraints ignored): exact
+        upper bounds, memoised on the state."""
+        rem &= self.upper_masks[index]
+        key = (index, rem)
+        known = self.bounds.get(key)
+        if known is not None:
+            return known
+        faces = self.face_list
+        if index == len(faces):
+            result = (0, 0, 0)
+        else:
+            best_laid, best_value, best_cards = self.bound(index + 1, rem)
+            for option in self.by_face[faces[index]]:
+                packed = option[0]
+                if ((rem | _GUARD) - packed) & _GUARD != _GUARD:
+                    continue
+                laid, value, cards = self.bound(index, rem - packed)
+                if laid + option[2] > best_laid:
+                    best_laid = laid + option[2]
+                if value + option[1] > best_value:
+                    best_value = value + option[1]
+                if cards + option[4] > best_cards:
+                    best_cards = cards + option[4]
+            result = (best_laid, best_value, best_cards)
+        self.bounds[key] = result
+        return result
+
+    def run(
+        self,
+        index: int,
+        rem: int,
+        start: int,
+        chosen: list[Candidate],
+        value: int,
+        laid: int,
+        cards: int,
+    ) -> bool:
+        """Visit packings from face ``index``; True to stop (``first_only`` found one)."""
+        faces = self.face_list
+        count = len(faces)
+        while index < count:
+            max_laid, max_value, max_cards = self.bound(index, rem)
+            if laid + max_laid < self.best_key[0]:
+                return False
+            if value + max_value < self.threshold and not (
+                self.exempt_ok and self.total_cards - cards - max_cards <= 1
+            ):
+                return False
+            options = self.by_face[faces[index]]
+            for position in range(start, len(options)):
+                option = options[position]
+                packed = option[0]
+                if ((rem | _GUARD) - packed) & _GUARD != _GUARD:
+                    continue
+                chosen.append(option)
+                stop = self.run(
+                    index,
+                    rem - packed,
+                    position,
+                    chosen,
+                    value + option[1],
+                    laid + option[2],
+                    cards + option[4],
+                )
+                chosen.pop()
+                if stop:
+                    return True
+            # Or leave the rest of this face in hand.
+            index += 1
+            start = 0
+        return self.leaf(chosen, value, laid, rem, cards)
+
+    def leaf(self, chosen: list[Candidate], value: int, laid: int, rem: int, cards: int) -> bool:
+        if not chosen:
+            return False
+        left_cards = self.total_cards - cards
+        if left_cards == 0 and self.must_discard:
+            return False
+        taken = self.taken_single
+        if left_cards == 1 and taken is not None and rem >> (_BITS * taken) & 15:
+            # Only the card taken from the discard pile would stay: it cannot be discarded.
+            return False
+        must_lay = self.must_lay
+        if must_lay is not None and not any(o[0] >> (_BITS * must_lay) & 15 for o in chosen):
+            return False
+        if self.pure_run and not any(option[3] for option in chosen):
+            return False
+        if value < self.threshold and not (self.exempt_ok and left_cards <= 1):
+            return False
+        key = (laid, value)
+        if key > self.best_key:
+            self.best_key = key
+            self.best = chosen.copy()
+        return self.first_only
+
+
+def _solve(
+    hand: Sequence[int],
+    rules: RamiRules,
+    *,
+    threshold: int,
+    exempt_ok: bool,
+    taken: int | None,
+    must_lay: int | None,
+    use_jokers: bool,
+    first_only: bool,
+    pure_run: bool,
+) -> Opening | None:
+    suit_masks = [0, 0, 0, 0]
+    rank_suits = [0] * 13
+    packed = 0
+    jokers = 0
+    taken_face = -1 if taken is None else taken & 63
+    taken_count = 0
+    for card in hand:
+        face = card & 63
+        if face == taken_face:
+            taken_count += 1
+        if face == JOKER_FACE:
+            jokers += 1
+            if not use_jokers:
+                continue
+        else:
+            suit_masks[face // 13] |= 1 << (face % 13)
+            rank_suits[face % 13] |= 1 << (face // 13)
+        packed += _ONE[face]
+    by_face = _combinations(
+        suit_masks,
+        rank_suits,
+        jokers if use_jokers else 0,
+        rules.ace_hand_value,
+        rules.joker_hand_value,
+    )
+    if not by_face:
+        return None
+    if threshold > 0:
+        # Quick cut before the search: the most the cards in any combination could count
+        # (each at its set value, a joker at 11), unless the exemption could apply.
+        meldable = 0
+        for options in by_face.values():
+            for option in options:
+                meldable |= option[0]
+        reach = 0
+        left = 0
+        for card in hand:
+            face = card & 63
+            if meldable >> (_BITS * face) & 15:
+                reach += _TOP_VALUE[face]
+            else:
+                left += 1
+        if reach < threshold and not (exempt_ok and left <= 1):
+            return None
+    search = _Search(
+        by_face=by_face,
+        threshold=threshold,
+        exempt_ok=exempt_ok,
+        must_discard=rules.mandatory_final_discard,
+        pure_run=pure_run,
+        first_only=first_only,
+        total_cards=len(hand),
+        unmeldable=0,
+        taken_single=taken_face if taken_count == 1 else None,
+        must_lay=None if must_lay is None else must_lay & 63,
+    )
+    search.run(0, packed, 0, [], 0, 0, 0)
+    if search.best is None:
+        return None
+    return _to_opening(hand, search.best, threshold, taken, rules.hand_values())
+
+
+def _to_opening(
+    hand: Sequence[int],
+    chosen: list[Candidate],
+    threshold: int,
+    taken: int | None,
+    table: Sequence[int],
+) -> Opening:
+    pools: dict[int, list[Card]] = {}
+    for card in sorted(hand, key=lambda c: (c != taken, c)):
+        pools.setdefault(card & 63, []).append(Card(card))
+    combos: list[tuple[Card, ...]] = []
+    value = 0
+    for option in chosen:
+        combos.append(tuple(pools[face].pop(0) for face in _faces_of(option[0])))
+        value += option[1]
+    left = tuple(sorted((card for pool in pools.values() for card in pool), key=lambda c: c & 63))
+    return Opening(
+        combos=tuple(combos),
+        value=value,
+        penalty_left=sum(table[card & 0x1FF] for card in left),
+        cards_left=left,
+        exempt=value < threshold,
+    )
+
+
+def best_opening(
+    hand: Iterable[int],
+    rules: RamiRules | None = None,
+    *,
+    threshold: int | None = None,
+    taken: int | None = None,
+    must_lay: int | None = None,
+    use_jokers: bool = True,
+) -> Opening | None:
+    """The legal opening that leaves the least penalty in hand, or ``None``.
+
+    Args:
+        hand: the player's cards (physical ids).
+        rules: the options (threshold, exemption, pure run, final discard, values).
+        threshold: overrides ``rules.opening_threshold``.
+        taken: the card taken from the discard pile this turn (it may not be the one
+            card left for a final discard).
+        must_lay: a card the opening must include (``discard_must_be_melded``).
+        use_jokers: False keeps the jokers in hand.
+    """
+    rules = rules or _DEFAULT_RULES
+    cards = list(hand)
+    return _solve(
+        cards,
+        rules,
+        threshold=rules.opening_threshold if threshold is None else threshold,
+        exempt_ok=rules.rami_sec_exempt_opening,
+        taken=taken,
+        must_lay=must_lay,
+        use_jokers=use_jokers,
+        first_only=False,
+        pure_run=rules.opening_requires_pure_run,
+    )
+
+
+def can_open(
+    hand: Iterable[int],
+    rules: RamiRules | None = None,
+    *,
+    taken: int | None = None,
+    must_lay: int | None = None,
+) -> bool:
+    """True when some legal opening exists (stops at the first one found)."""
+    rules = rules or _DEFAULT_RULES
+    return (
+        _solve(
+            list(hand),
+            rules,
+            threshold=rules.opening_threshold,
+            exempt_ok=rules.rami_sec_exempt_opening,
+            taken=taken,
+            must_lay=must_lay,
+            use_jokers=True,
+            first_only=True,
+            pure_run=rules.opening_requires_pure_run,
+        )
+        is not None
+    )
+
+
+def best_melds(
+    hand: Iterable[int],
+    rules: RamiRules | None = None,
+    *,
+    taken: int | None = None,
+    must_lay: int | None = None,
+    use_jokers: bool = True,
+) -> Opening | None:
+    """After opening: the new combinations that leave the least penalty, or ``None``."""
+    rules = rules or _DEFAULT_RULES
+    return _solve(
+        list(hand),
+        rules,
+        threshold=0,
+        exempt_ok=False,
+        taken=taken,
+        must_lay=must_lay,
+        use_jokers=use_jokers,
+        first_only=False,
+        pure_run=False,
+    )
