@@ -50,7 +50,9 @@ def play(
     variant: Annotated[
         str, typer.Argument(help="Which game: gin, rami51, rami40, rami51-house, rami40-house.")
     ] = "gin",
-    bot: Annotated[str, typer.Option(help=f"Your opponent(s): {', '.join(GIN_BOTS)}.")] = "heuristic",
+    bot: Annotated[
+        str, typer.Option(help=f"Your opponent(s): {', '.join(GIN_BOTS)}.")
+    ] = "heuristic",
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible deal.")] = None,
     players: Annotated[
         int, typer.Option(help="Rami: players at the table, you included (2-6).")
