@@ -4,8 +4,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[dev,rl]"
-.venv/bin/ruff check src tests benchmarks
+.venv/bin/python -m pip install --quiet -e ".[dev,rl,ray,server,server-test]"
+# The browser tests drive Debian's Chromium through Playwright (no browser download).
+if [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+    else
+        echo "note: /usr/bin/chromium is missing and this is not root: browser tests will skip" >&2
+    fi
+fi
+# The server's persistence tests run on PostgreSQL too (local server, trust auth); each
+# test works in a schema of its own, dropped afterwards.
+# This machine kind runs PostgreSQL before the session; start it if it has stopped.
+if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -q -h 127.0.0.1 -p 5432; then
+    if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
+        for version in /etc/postgresql/*; do
+            pg_ctlcluster --skip-systemctl-redirect "$(basename "$version")" main start || true
+        done
+    fi
+fi
+export RUMMYKIT_TEST_DATABASE_URL="${RUMMYKIT_TEST_DATABASE_URL:-postgresql+psycopg://postgres@127.0.0.1:5432/test}"
+.venv/bin/ruff check src tests benchmarks examples
 .venv/bin/mypy
 status=0
 .venv/bin/python -m pytest "$@" || status=$?

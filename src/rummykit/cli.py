@@ -120,6 +120,70 @@ def _play_rami(
 
 
 @app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            help="SQLAlchemy URL: sqlite:///rummykit.db (default) or "
+            "postgresql+psycopg://user@host/db. Also read from RUMMYKIT_DATABASE_URL.",
+        ),
+    ] = None,
+    seat_timeout: Annotated[
+        float, typer.Option(help="Seconds a disconnected player's seat is held.")
+    ] = 120.0,
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
+    max_message_bytes: Annotated[
+        int, typer.Option(help="Largest websocket message accepted.")
+    ] = 8192,
+    rate_limit: Annotated[
+        float, typer.Option(help="Messages a second allowed per connection (bursts of 2x).")
+    ] = 20.0,
+    allow_seed: Annotated[
+        bool, typer.Option(help="Accept chosen seeds when creating tables (testing only).")
+    ] = False,
+    ws_compression: Annotated[
+        bool, typer.Option(help="Compress websocket messages (permessage-deflate).")
+    ] = True,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+) -> None:
+    """Host tables: the lobby, the websocket protocol and the browser table."""
+    import os
+
+    try:
+        import uvicorn
+
+        from rummykit.server import ServerConfig, create_app
+    except ImportError as error:
+        typer.echo(
+            f"the server needs the 'server' extra: pip install 'rummykit[server]' ({error})",
+            err=True,
+        )
+        raise typer.Exit(2) from None
+    url = database_url or os.environ.get("RUMMYKIT_DATABASE_URL") or "sqlite:///rummykit.db"
+    config = ServerConfig(
+        database_url=url,
+        seat_timeout=seat_timeout,
+        bot_delay=bot_delay,
+        max_message_bytes=max_message_bytes,
+        rate_per_second=rate_limit,
+        rate_burst=max(1, int(rate_limit * 2)),
+        allow_seed=allow_seed,
+    )
+    typer.echo(f"rummykit table server on http://{host}:{port}/ (database {url.split('@')[-1]})")
+    uvicorn.run(
+        create_app(config),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=max(65536, max_message_bytes * 4),
+        ws_per_message_deflate=ws_compression,
+        access_log=log_level == "debug",
+    )
+
+
+@app.command()
 def version() -> None:
     """Print the rummykit version."""
     from rummykit import __version__

@@ -1,0 +1,150 @@
+// The lobby: create a table (variant, preset, rule options, seats), see open tables and
+// finished games.
+import { api, clear, fill, h, playerName, setPlayerName, setToken, setTopbar, toast } from "./api.js";
+
+const OUTCOME_WORDS = { finished: "finished", playing: "in play", waiting: "waiting for players" };
+
+function label(name) { return name.replace(/_/g, " "); }
+
+function optionInput(option) {
+  const id = `opt-${option.name}`;
+  let input;
+  if (option.kind === "bool") {
+    input = h("input", { type: "checkbox", id, name: option.name, checked: option.default });
+  } else if (option.kind === "choice") {
+    input = h("select", { id, name: option.name },
+      option.choices.map((c) => h("option", { value: c, selected: c === option.default }, label(c))));
+  } else {
+    input = h("input", { type: "number", id, name: option.name, value: option.default, step: 1, inputmode: "numeric" });
+  }
+  return h("label", { class: "option", for: id }, h("span", {}, label(option.name)), input);
+}
+
+function readOptions(form, variant) {
+  const options = {};
+  for (const option of variant.options) {
+    const input = form.querySelector(`[name="${option.name}"]`);
+    if (!input) continue;
+    let value;
+    if (option.kind === "bool") value = input.checked;
+    else if (option.kind === "int") value = Number.parseInt(input.value, 10);
+    else value = input.value;
+    if (value !== option.default) options[option.name] = value;
+  }
+  return options;
+}
+
+function seatRow(index, variant, isFirst) {
+  const kind = h("select", { name: `seat-${index}-kind`, "data-testid": `seat-${index}-kind` },
+    h("option", { value: "human", selected: isFirst }, index === 0 ? "You" : "Person (invite)"),
+    h("option", { value: "bot", selected: !isFirst }, "Bot"));
+  const level = h("select", { name: `seat-${index}-level`, "data-testid": `seat-${index}-level` },
+    variant.bot_levels.map((l) => h("option", { value: l, selected: l === variant.bot_levels[variant.bot_levels.length - 1] }, `${l} bot`)));
+  const sync = () => { level.hidden = kind.value !== "bot"; };
+  kind.addEventListener("change", sync);
+  sync();
+  return h("div", { class: "seat-row" }, h("span", { class: "seat-label" }, `Seat ${index + 1}`), kind, level);
+}
+
+function renderForm(container, variants) {
+  const form = h("form", { class: "card-panel create-form", "data-testid": "create-form" });
+  const variantSelect = h("select", { name: "variant", "data-testid": "variant" },
+    variants.map((v) => h("option", { value: v.name }, v.title)));
+  const presetSelect = h("select", { name: "preset", "data-testid": "preset" });
+  const seatCount = h("select", { name: "seats" });
+  const seatsBox = h("div", { class: "seats-box" });
+  const optionsBox = h("div", { class: "options-grid" });
+  const nameInput = h("input", { name: "name", value: playerName(), maxlength: 24, placeholder: "Your name", "data-testid": "player-name" });
+  const current = () => variants.find((v) => v.name === variantSelect.value);
+  const showVariant = () => {
+    const variant = current();
+    fill(presetSelect, ...Object.keys(variant.presets).map((p) => h("option", { value: p }, p)));
+    clear(seatCount);
+    for (let n = variant.min_seats; n <= variant.max_seats; n += 1) seatCount.append(h("option", { value: n }, `${n} seats`));
+    seatCount.hidden = variant.min_seats === variant.max_seats;
+    fillSeats();
+    fill(optionsBox, ...variant.options.map(optionInput));
+  };
+  const fillSeats = () => {
+    const variant = current();
+    const n = Number(seatCount.value || variant.min_seats);
+    fill(seatsBox, ...Array.from({ length: n }, (_, i) => seatRow(i, variant, i === 0)));
+  };
+  variantSelect.addEventListener("change", showVariant);
+  seatCount.addEventListener("change", fillSeats);
+  const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-table" }, "Create table");
+  form.append(
+    h("h2", {}, "New table"),
+    h("div", { class: "form-row" }, h("label", {}, "Game ", variantSelect), h("label", {}, "Rules ", presetSelect), seatCount),
+    h("div", { class: "form-row" }, h("label", {}, "Your name ", nameInput)),
+    seatsBox,
+    h("details", { class: "rule-options" }, h("summary", {}, "Rule options"), optionsBox),
+    h("div", { class: "form-row" }, submit));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const variant = current();
+    const n = seatsBox.querySelectorAll(".seat-row").length;
+    const name = nameInput.value.trim();
+    if (name) setPlayerName(name);
+    const seats = [];
+    for (let i = 0; i < n; i += 1) {
+      const kind = form.querySelector(`[name="seat-${i}-kind"]`).value;
+      const seat = { kind };
+      if (kind === "bot") seat.level = form.querySelector(`[name="seat-${i}-level"]`).value;
+      seats.push(seat);
+    }
+    const firstHuman = seats.findIndex((s) => s.kind === "human");
+    if (firstHuman >= 0 && name) seats[firstHuman].name = name;
+    submit.disabled = true;
+    try {
+      const created = await api("/api/tables", {
+        method: "POST",
+        body: { variant: variant.name, preset: presetSelect.value, options: readOptions(form, variant), seats },
+      });
+      const tableId = created.table.id;
+      sessionStorage.setItem(`rummykit:invites:${tableId}`, JSON.stringify(created.invites));
+      const mine = created.invites[0];
+      if (mine) setToken(tableId, mine.token);
+      location.assign(`/t/${tableId}`);
+    } catch (error) {
+      toast(error.message);
+      submit.disabled = false;
+    }
+  });
+  showVariant();
+  container.appendChild(form);
+}
+
+function tableList(title, tables, { link, empty, testid }) {
+  const rows = tables.map((t) => {
+    const names = t.seats.map((s) => (s.kind === "bot" ? `${s.name}` : s.name)).join(" vs ");
+    const score = t.summary && t.summary.scores ? ` · ${t.summary.scores.join("–")}` : "";
+    return h("li", {}, h("a", { href: link(t) }, `${names}`), h("span", { class: "muted" }, ` ${OUTCOME_WORDS[t.status] || t.status}${score}`));
+  });
+  return h("section", { class: "card-panel", "data-testid": testid }, h("h2", {}, title),
+    rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, empty));
+}
+
+export async function showLobby(root) {
+  setTopbar("Lobby");
+  clear(root);
+  const page = h("div", { class: "lobby" });
+  root.appendChild(page);
+  try {
+    const [variants, open, finished] = await Promise.all([
+      api("/api/variants"),
+      api("/api/tables?limit=20"),
+      api("/api/games?limit=20"),
+    ]);
+    renderForm(page, variants);
+    const live = open.filter((t) => t.status !== "finished");
+    page.appendChild(tableList("Tables in play", live, {
+      link: (t) => `/t/${t.id}`, empty: "No table is open. Create one above.", testid: "open-tables",
+    }));
+    page.appendChild(tableList("Finished games", finished, {
+      link: (t) => `/replay/${t.id}`, empty: "No finished game yet.", testid: "finished-games",
+    }));
+  } catch (error) {
+    page.appendChild(h("p", { class: "error-text" }, error.message));
+  }
+}

@@ -1,0 +1,518 @@
+// The Gin Rummy panel: hand (melds grouped, auto-sort, drag to reorder), stock and discard
+// pile, knock / gin with confirmation, live deadwood, score sheet, end-of-hand reveal.
+// Every rule is the server's: this module only shows the view it is sent and sends back
+// one of the legal actions listed in it.
+import { cardElement, cardName, sortCards } from "../cards.js";
+import { clear, fill, h } from "../api.js";
+
+const REDUCED_MOTION = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const SORTS = [["melds", "Melds"], ["suit", "Suit"], ["rank", "Rank"]];
+const OUTCOME_WORDS = { knock: "knock", undercut: "undercut", gin: "gin", big_gin: "big gin", draw: "drawn" };
+
+export function createPanel(root, ctx) {
+  return new GinPanel(root, ctx);
+}
+
+function splitCards(text) { return text ? text.split(" ").filter(Boolean) : []; }
+
+function sameAction(a, kind, card) { return a.kind === kind && (card === undefined || a.card === card); }
+
+class GinPanel {
+  constructor(root, ctx) {
+    this.ctx = ctx;
+    this.view = null;
+    this.info = null;
+    this.sortMode = localStorage.getItem("rummykit:gin:sort") || "melds";
+    this.customOrder = [];
+    this.selected = null;
+    this.busy = false;
+    this.seenKey = `rummykit:gin:seen:${ctx.tableId}`;
+    this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": "stock" });
+    this.discardEl = h("button", { class: "pile discard", "data-testid": "discard-pile", type: "button", "aria-label": "discard pile" });
+    this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
+    this.centerActions = h("div", { class: "center-actions" });
+    this.opponentEl = h("section", { class: "player-box opponent", "data-testid": "opponent" });
+    this.handEl = h("div", { class: "hand", "data-testid": "hand" });
+    this.toolbarEl = h("div", { class: "hand-toolbar" });
+    this.actionsEl = h("div", { class: "hand-actions", "data-testid": "actions" });
+    this.meEl = h("section", { class: "player-box me" }, this.toolbarEl, this.handEl, this.actionsEl);
+    this.sheetEl = h("aside", { class: "score-sheet card-panel", "data-testid": "score-sheet" });
+    this.el = h("div", { class: "gin-table" },
+      h("div", { class: "felt" },
+        this.opponentEl,
+        h("section", { class: "center" }, h("div", { class: "piles" }, this.stockEl, this.discardEl), this.promptEl, this.centerActions),
+        this.meEl),
+      this.sheetEl);
+    root.appendChild(this.el);
+    this.stockEl.addEventListener("click", () => this.onStock());
+    this.discardEl.addEventListener("click", () => this.onDiscardPile());
+    this.handEl.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+  }
+
+  // -- entry points from the table shell --------------------------------------------------
+
+  snapshot(view, info) {
+    this.view = view;
+    this.info = info;
+    this.render();
+    this.maybeReveal();
+  }
+
+  async update(message, info) {
+    this.view = message.view;
+    this.info = info;
+    if (message.actor === this.ctx.seat) this.selected = null;
+    if (this.selected && !this.view.hand.includes(this.selected)) this.selected = null;
+    this.render();
+    if (message.actor !== this.ctx.seat) await this.animate(message.events, message.actor);
+    if (message.events.some((e) => e.kind === "hand_scored" || e.kind === "hand_drawn")) this.maybeReveal();
+  }
+
+  // -- helpers -------------------------------------------------------------------------------
+
+  get mySeat() { return this.ctx.seat; }
+  get bottomSeat() { return this.mySeat == null ? 0 : this.mySeat; }
+  get myTurn() { const v = this.view; return v && !v.is_over && this.mySeat != null && v.current_player === this.mySeat; }
+  legal(kind, card) { return (this.view.legal_actions || []).find((a) => sameAction(a, kind, card)); }
+  name(seat) { return this.ctx.seatName(seat); }
+  isBot(seat) { return this.info && this.info.seats[seat] && this.info.seats[seat].kind === "bot"; }
+
+  async send(action) {
+    if (!action || this.busy) return;
+    this.busy = true;
+    this.el.classList.add("busy");
+    try {
+      await this.ctx.act(action);
+    } catch (error) {
+      // The shell has shown the server's message; the view is unchanged.
+    } finally {
+      this.busy = false;
+      this.el.classList.remove("busy");
+    }
+  }
+
+  // -- rendering -----------------------------------------------------------------------------
+
+  render() {
+    const v = this.view;
+    if (!v) return;
+    this.renderOpponent();
+    this.renderPiles();
+    this.renderPrompt();
+    this.renderToolbar();
+    this.renderHand();
+    this.renderActions();
+    this.renderSheet();
+    this.el.dataset.phase = v.phase;
+    this.el.dataset.myTurn = String(this.myTurn);
+    this.el.dataset.hand = String(v.hand_number);
+  }
+
+  renderOpponent() {
+    const v = this.view;
+    const seat = 1 - this.bottomSeat;
+    const player = v.players[seat];
+    const known = new Set(player.known_cards);
+    const backs = h("div", { class: "opponent-cards", "data-testid": "opponent-cards", "data-count": player.hand_size },
+      Array.from({ length: player.hand_size - known.size }, () => cardElement(null, { extraClass: "small" })),
+      player.known_cards.map((c) => cardElement(c, { extraClass: "small known" })));
+    const toAct = !v.is_over && v.current_player === seat;
+    fill(this.opponentEl,
+      h("div", { class: "player-head" },
+        h("b", {}, this.name(seat)),
+        h("span", { class: "muted", "data-testid": "opponent-count" }, ` ${player.hand_size} cards`),
+        toAct ? h("span", { class: "thinking" }, this.isBot(seat) ? " thinking…" : " to play") : null),
+      backs);
+    this.opponentEl.classList.toggle("to-act", toAct);
+  }
+
+  renderPiles() {
+    const v = this.view;
+    fill(this.stockEl,
+      v.stock_size > 0 ? cardElement(null) : h("div", { class: "card empty" }),
+      h("span", { class: "pile-count", "data-testid": "stock-count" }, `${v.stock_size}`));
+    const top = v.discard_pile.length ? v.discard_pile[v.discard_pile.length - 1] : null;
+    const under = v.discard_pile.length > 1 ? v.discard_pile[v.discard_pile.length - 2] : null;
+    fill(this.discardEl,
+      under ? cardElement(under, { extraClass: "under" }) : null,
+      top ? cardElement(top) : h("div", { class: "card empty" }, h("span", {}, "discard")),
+      h("span", { class: "pile-count" }, v.discard_pile.length ? `${v.discard_pile.length}` : ""));
+    const canStock = this.myTurn && !!this.legal("draw_stock");
+    const canPile = this.myTurn && (!!this.legal("take_upcard") || !!this.legal("draw_discard")
+      || (this.selected && !!this.legal("discard", this.selected)));
+    this.stockEl.classList.toggle("clickable", canStock);
+    this.discardEl.classList.toggle("clickable", Boolean(canPile));
+    this.stockEl.setAttribute("aria-label", `stock, ${v.stock_size} cards${canStock ? ", click to draw" : ""}`);
+    this.discardEl.setAttribute("aria-label", top ? `discard pile, ${cardName(top)} on top` : "empty discard pile");
+  }
+
+  renderPrompt() {
+    const v = this.view;
+    let text;
+    if (v.is_over) text = "The match is over.";
+    else if (this.mySeat == null) text = `${this.name(v.current_player)} to play.`;
+    else if (!this.myTurn) text = `${this.name(v.current_player)} ${this.isBot(v.current_player) ? "is thinking…" : "to play."}`;
+    else if (v.phase === "offer") text = "Take the upcard (click the discard pile) or pass.";
+    else if (v.phase === "draw") text = this.legal("draw_discard") ? "Draw: click the stock or the discard pile." : "Draw from the stock (the first draw after both passed).";
+    else if (v.phase === "discard") text = "Discard: click a card, then click it again or drag it onto the pile.";
+    else if (v.phase === "layoff") text = "Show your melds and lay off onto the knocker's melds.";
+    else text = "";
+    this.promptEl.textContent = text;
+    clear(this.centerActions);
+    if (this.myTurn && this.legal("pass")) {
+      this.centerActions.append(h("button", { class: "secondary", "data-testid": "pass", disabled: this.busy, onclick: () => this.send(this.legal("pass")) }, "Pass"));
+    }
+    if (this.myTurn && this.legal("lay_off")) {
+      this.centerActions.append(h("button", { class: "primary", "data-testid": "lay-off", onclick: () => this.send(this.legal("lay_off")) }, "Show melds and lay off"));
+    }
+  }
+
+  renderToolbar() {
+    const v = this.view;
+    const sorts = h("div", { class: "sort-buttons", role: "group", "aria-label": "sort the hand" },
+      SORTS.map(([mode, label]) => h("button", {
+        type: "button", class: `chip ${this.sortMode === mode ? "active" : ""}`, "data-testid": `sort-${mode}`,
+        onclick: () => { this.sortMode = mode; localStorage.setItem("rummykit:gin:sort", mode); this.renderHand(); this.renderToolbar(); },
+      }, label)));
+    if (this.mySeat == null) { fill(this.toolbarEl, h("b", {}, this.name(this.bottomSeat))); return; }
+    let deadwood = v.deadwood;
+    let note = "";
+    const after = v.discard_deadwood || {};
+    if (this.myTurn && v.phase === "discard" && Object.keys(after).length) {
+      if (this.selected && after[this.selected] !== undefined) {
+        deadwood = after[this.selected];
+        note = ` after discarding ${this.selected}`;
+      } else {
+        deadwood = Math.min(...Object.entries(after).filter(([c]) => c !== v.taken_card).map(([, d]) => d));
+        note = " after your best discard";
+      }
+    }
+    fill(this.toolbarEl,
+      h("span", { class: "deadwood" }, "Deadwood ", h("b", { "data-testid": "deadwood" }, String(deadwood)), h("small", { class: "muted" }, note)),
+      sorts);
+  }
+
+  orderedGroups() {
+    const v = this.view;
+    const hand = v.hand;
+    if (this.sortMode === "melds") {
+      const groups = v.melds.map((m, i) => ({ cards: m, meld: i }));
+      const loose = sortCards(v.deadwood_cards, "rank");
+      if (loose.length) groups.push({ cards: loose, meld: null });
+      return groups;
+    }
+    if (this.sortMode === "custom") {
+      const order = this.customOrder.filter((c) => hand.includes(c));
+      for (const c of hand) if (!order.includes(c)) order.push(c);
+      this.customOrder = order;
+      return [{ cards: order, meld: null }];
+    }
+    return [{ cards: sortCards(hand, this.sortMode), meld: null }];
+  }
+
+  renderHand() {
+    const v = this.view;
+    clear(this.handEl);
+    if (this.mySeat == null) {
+      const count = v.players[this.bottomSeat].hand_size;
+      this.handEl.append(h("div", { class: "group" }, Array.from({ length: count }, () => cardElement(null))));
+      return;
+    }
+    const meldOf = new Map();
+    v.melds.forEach((m, i) => m.forEach((c) => meldOf.set(c, i)));
+    const after = v.discard_deadwood || {};
+    for (const group of this.orderedGroups()) {
+      const box = h("div", { class: `group ${group.meld != null ? `meld meld-${group.meld % 4}` : ""}` });
+      for (const card of group.cards) {
+        const meld = meldOf.get(card);
+        const el = cardElement(card, { extraClass: meld != null ? `in-meld meld-${meld % 4}` : "deadwood-card" });
+        if (card === this.selected) el.classList.add("selected");
+        if (card === v.taken_card) { el.classList.add("taken"); el.title = "taken from the pile this turn: it cannot be discarded now"; }
+        if (after[card] !== undefined) el.dataset.after = after[card];
+        if (this.myTurn && this.legal("discard", card)) el.classList.add("discardable");
+        box.append(el);
+      }
+      this.handEl.append(box);
+    }
+  }
+
+  ginCard() {
+    const v = this.view;
+    const after = v.discard_deadwood || {};
+    const candidates = (v.legal_actions || []).filter((a) => a.kind === "knock" && after[a.card] === 0).map((a) => a.card);
+    if (!candidates.length) return null;
+    return candidates.includes(this.selected) ? this.selected : candidates[candidates.length - 1];
+  }
+
+  renderActions() {
+    clear(this.actionsEl);
+    if (!this.myTurn || this.view.phase !== "discard") return;
+    const v = this.view;
+    const selected = this.selected;
+    const after = v.discard_deadwood || {};
+    const discard = selected && this.legal("discard", selected);
+    const knock = selected && this.legal("knock", selected);
+    const ginCard = this.ginCard();
+    const bigGin = this.legal("big_gin");
+    fill(this.actionsEl,
+      h("button", { class: "secondary", "data-testid": "discard", disabled: !discard || this.busy, onclick: () => this.send(discard) },
+        selected ? `Discard ${selected}` : "Discard"),
+      h("button", {
+        class: "primary", "data-testid": "knock", disabled: !knock || after[selected] === 0 || this.busy,
+        onclick: () => this.knock(selected),
+      }, knock && after[selected] !== 0 ? `Knock (${after[selected]})` : "Knock"),
+      ginCard ? h("button", { class: "primary gin", "data-testid": "gin", disabled: this.busy, onclick: () => this.gin(ginCard) }, "Gin!") : null,
+      bigGin ? h("button", { class: "primary gin", "data-testid": "big-gin", disabled: this.busy, onclick: () => this.bigGin() }, "Big gin!") : null);
+  }
+
+  renderSheet() {
+    const v = this.view;
+    const sheet = v.score_sheet;
+    const seats = [0, 1];
+    const rows = sheet.rows.map((r) => h("tr", {},
+      h("td", {}, String(r.hand)),
+      h("td", {}, OUTCOME_WORDS[r.outcome] || r.outcome),
+      seats.map((s) => h("td", { class: "num" }, r.winner === s ? `+${r.points}` : "")),
+      seats.map((s) => h("td", { class: "num muted" }, String(r.running[s])))));
+    const final = sheet.final;
+    const foot = final ? [
+      h("tr", {}, h("td", { colspan: 2 }, "game bonus"), seats.map((s) => h("td", { class: "num" }, String(final.game_bonus[s]))), h("td", { colspan: 2 })),
+      h("tr", {}, h("td", { colspan: 2 }, "line bonus"), seats.map((s) => h("td", { class: "num" }, String(final.line_bonus[s]))), h("td", { colspan: 2 })),
+      final.shutout ? h("tr", {}, h("td", { colspan: 6 }, "shutout: hand points doubled")) : null,
+      h("tr", { class: "total" }, h("td", { colspan: 2 }, "total"), seats.map((s) => h("td", { class: "num", "data-testid": `total-${s}` }, String(final.totals[s]))), h("td", { colspan: 2 })),
+    ] : [];
+    fill(this.sheetEl,
+      h("h3", {}, "Score sheet"),
+      h("p", { class: "scores", "data-testid": "scores" },
+        `${this.name(0)} ${v.scores[0]} · ${this.name(1)} ${v.scores[1]}`, h("small", { class: "muted" }, ` (to ${sheet.target})`)),
+      h("table", {},
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, ""), seats.map((s) => h("th", { class: "num" }, this.name(s))), h("th", { colspan: 2, class: "num muted" }, "running"))),
+        h("tbody", {}, rows),
+        h("tfoot", {}, foot)),
+      v.is_over && this.mySeat != null ? h("button", { class: "primary", "data-testid": "rematch", onclick: () => this.ctx.rematch() }, "Rematch") : null);
+  }
+
+  // -- moves -----------------------------------------------------------------------------------
+
+  onStock() {
+    if (!this.myTurn) return;
+    const action = this.legal("draw_stock");
+    if (action) this.send(action);
+    else if (this.legal("take_upcard")) this.ctx.toast("First take the upcard or pass.", "info");
+  }
+
+  onDiscardPile() {
+    if (!this.myTurn) return;
+    if (this.selected && this.legal("discard", this.selected)) { this.send(this.legal("discard", this.selected)); return; }
+    const action = this.legal("take_upcard") || this.legal("draw_discard");
+    if (action) this.send(action);
+    else if (this.view.phase === "discard") this.ctx.toast("Choose a card to discard first.", "info");
+  }
+
+  onCardClick(card) {
+    const v = this.view;
+    if (this.myTurn && v.phase === "discard" && this.selected === card) {
+      const discard = this.legal("discard", card);
+      if (discard) { this.send(discard); return; }
+      if (card === v.taken_card) this.ctx.toast(`You took ${card} from the pile this turn; it cannot be discarded now.`);
+      return;
+    }
+    this.selected = this.selected === card ? null : card;
+    this.renderHand();
+    this.renderToolbar();
+    this.renderActions();
+    this.renderPiles();
+  }
+
+  async knock(card) {
+    const action = this.legal("knock", card);
+    if (!action) return;
+    const deadwood = (this.view.discard_deadwood || {})[card];
+    if (await this.ctx.confirm(`Knock, laying ${card} face down? Your deadwood will be ${deadwood}.`, { yes: "Knock" })) this.send(action);
+  }
+
+  async gin(card) {
+    const action = this.legal("knock", card);
+    if (!action) return;
+    if (await this.ctx.confirm(`Go gin, laying ${card} face down? All your other cards are melded.`, { yes: "Gin!" })) this.send(action);
+  }
+
+  async bigGin() {
+    const action = this.legal("big_gin");
+    if (action && await this.ctx.confirm("Declare big gin with all 11 cards melded?", { yes: "Big gin!" })) this.send(action);
+  }
+
+  // -- drag to reorder or discard ----------------------------------------------------------
+
+  onPointerDown(event) {
+    const cardEl = event.target.closest(".card[data-card]");
+    if (!cardEl || this.mySeat == null || event.button > 0) return;
+    event.preventDefault();
+    const card = cardEl.dataset.card;
+    const start = { x: event.clientX, y: event.clientY };
+    let ghost = null;
+    const rect = cardEl.getBoundingClientRect();
+    const move = (e) => {
+      if (!ghost && Math.hypot(e.clientX - start.x, e.clientY - start.y) > 6) {
+        ghost = cardEl.cloneNode(true);
+        ghost.classList.add("dragging");
+        Object.assign(ghost.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
+        document.body.appendChild(ghost);
+        cardEl.classList.add("drag-source");
+      }
+      if (ghost) {
+        ghost.style.transform = `translate(${e.clientX - start.x}px, ${e.clientY - start.y}px)`;
+        const over = this.discardEl.contains(document.elementFromPoint(e.clientX, e.clientY));
+        this.discardEl.classList.toggle("drop-target", over && Boolean(this.myTurn && this.legal("discard", card)));
+      }
+    };
+    const up = (e) => {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", up);
+      this.discardEl.classList.remove("drop-target");
+      if (!ghost) { this.onCardClick(card); return; }
+      ghost.remove();
+      cardEl.classList.remove("drag-source");
+      const target = document.elementFromPoint(e.clientX, e.clientY);
+      if (target && this.discardEl.contains(target)) {
+        const discard = this.myTurn && this.legal("discard", card);
+        if (discard) this.send(discard);
+        else if (this.myTurn && this.view.phase === "discard") this.ctx.toast(card === this.view.taken_card ? `You took ${card} from the pile this turn; it cannot be discarded now.` : `${card} cannot be discarded now.`);
+        return;
+      }
+      this.dropInHand(card, e.clientX, e.clientY);
+    };
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", up);
+  }
+
+  dropInHand(card, x, y) {
+    const handRect = this.handEl.getBoundingClientRect();
+    if (y < handRect.top - 40 || y > handRect.bottom + 40) return;
+    const current = [...this.handEl.querySelectorAll(".card[data-card]")].map((el) => el.dataset.card);
+    const others = [...this.handEl.querySelectorAll(".card[data-card]")].filter((el) => el.dataset.card !== card);
+    let index = others.length;
+    for (let i = 0; i < others.length; i += 1) {
+      const r = others[i].getBoundingClientRect();
+      const visibleRight = i + 1 < others.length ? Math.min(r.right, others[i + 1].getBoundingClientRect().left) : r.right;
+      if (x < (r.left + visibleRight) / 2) { index = i; break; }
+    }
+    const order = current.filter((c) => c !== card);
+    order.splice(index, 0, card);
+    this.customOrder = order;
+    this.sortMode = "custom";
+    this.renderHand();
+    this.renderToolbar();
+  }
+
+  // -- animations of the other players' moves ------------------------------------------
+
+  async animate(events, actor) {
+    for (const event of events) {
+      if (event.seat !== actor || event.seat === this.mySeat) continue;
+      const opponent = this.opponentEl.querySelector(".opponent-cards") || this.opponentEl;
+      if (event.kind === "take_upcard" || event.kind === "draw_discard") await this.fly(this.discardEl, opponent, event.card);
+      else if (event.kind === "draw_stock") await this.fly(this.stockEl, opponent, null);
+      else if (event.kind === "discard") await this.fly(opponent, this.discardEl, event.card);
+      else if (event.kind === "pass") this.bubble("Pass");
+      else if (event.kind === "knock") this.bubble("Knock!");
+      else if (event.kind === "gin") this.bubble("Gin!");
+      else if (event.kind === "big_gin") this.bubble("Big gin!");
+    }
+  }
+
+  async fly(fromEl, toEl, card) {
+    if (REDUCED_MOTION || this.mySeat == null && !fromEl) return;
+    const from = fromEl.getBoundingClientRect();
+    const to = toEl.getBoundingClientRect();
+    const ghost = cardElement(card, { extraClass: "flying" });
+    const width = Math.min(from.width, to.width, 90) || 60;
+    Object.assign(ghost.style, { left: `${from.left + from.width / 2 - width / 2}px`, top: `${from.top}px`, width: `${width}px` });
+    document.body.appendChild(ghost);
+    const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+    const dy = to.top - from.top;
+    try {
+      await ghost.animate([{ transform: "translate(0, 0)" }, { transform: `translate(${dx}px, ${dy}px)` }],
+        { duration: 320, easing: "ease-in-out" }).finished;
+    } catch (error) { /* animation cancelled */ }
+    ghost.remove();
+  }
+
+  bubble(text) {
+    const bubble = h("div", { class: "bubble", "data-testid": "bubble" }, text);
+    this.opponentEl.appendChild(bubble);
+    setTimeout(() => bubble.remove(), 1400);
+  }
+
+  // -- end of hand --------------------------------------------------------------------------
+
+  maybeReveal() {
+    const v = this.view;
+    const seen = Number(localStorage.getItem(this.seenKey) || 0);
+    if (!v.last_result || v.last_result_hand <= seen) return;
+    this.showReveal(v.last_result, v.last_result_hand);
+  }
+
+  showReveal(result, handNumber) {
+    document.querySelectorAll(".overlay.reveal").forEach((el) => el.remove());
+    const v = this.view;
+    const name = (s) => this.name(s);
+    let title;
+    if (result.outcome === "draw") title = "Drawn hand: the stock ran down. No score.";
+    else if (result.outcome === "gin") title = `${name(result.knocker)} goes gin!`;
+    else if (result.outcome === "big_gin") title = `${name(result.knocker)} goes big gin!`;
+    else if (result.outcome === "undercut") title = `${name(1 - result.knocker)} undercuts ${name(result.knocker)}!`;
+    else title = `${name(result.knocker)} knocks with ${result.knocker_deadwood} deadwood.`;
+    const points = result.winner == null ? "No points this hand." : `${name(result.winner)} scores ${result.points}.`;
+    const seatsInOrder = result.knocker == null ? [0, 1] : [result.knocker, 1 - result.knocker];
+    const layoffsOn = new Map();
+    for (const [card, index] of result.layoffs || []) {
+      if (!layoffsOn.has(index)) layoffsOn.set(index, []);
+      layoffsOn.get(index).push(card);
+    }
+    const showSeat = (seat) => {
+      let groups = [];
+      let deadwoodCards;
+      let deadwood;
+      if (result.outcome === "draw") {
+        groups = [];
+        deadwoodCards = sortCards(splitCards(result.hands[seat]), "suit");
+        deadwood = null;
+      } else if (seat === result.knocker) {
+        groups = result.knocker_melds.map((m, i) => ({ cards: splitCards(m), laid: layoffsOn.get(i) || [] }));
+        deadwoodCards = splitCards(result.knocker_deadwood_cards);
+        deadwood = result.knocker_deadwood;
+      } else {
+        groups = result.defender_melds.map((m) => ({ cards: splitCards(m), laid: [] }));
+        deadwoodCards = splitCards(result.defender_deadwood_cards);
+        deadwood = result.defender_deadwood;
+      }
+      return h("div", { class: "reveal-seat", "data-seat": seat },
+        h("h4", {}, name(seat), seat === result.knocker && result.knock_card ? h("small", { class: "muted" }, ` (knock card ${result.knock_card})`) : null),
+        h("div", { class: "hand reveal-hand" },
+          groups.map((g, i) => h("div", { class: `group meld meld-${i % 4}` },
+            g.cards.map((c) => cardElement(c, { extraClass: `in-meld meld-${i % 4}` })),
+            g.laid.map((c) => cardElement(c, { extraClass: "laid-off" })))),
+          deadwoodCards.length ? h("div", { class: "group deadwood" }, deadwoodCards.map((c) => cardElement(c, { extraClass: "deadwood-card" }))) : null),
+        deadwood == null ? null : h("p", { class: "muted" }, `deadwood ${deadwood}`));
+    };
+    const final = v.is_over ? v.score_sheet.final : null;
+    const close = () => { localStorage.setItem(this.seenKey, String(handNumber)); overlay.remove(); };
+    const overlay = h("div", { class: "overlay reveal", "data-testid": "reveal", "data-outcome": result.outcome },
+      h("div", { class: "dialog wide" },
+        h("p", { class: "muted" }, `Hand ${handNumber}`),
+        h("h2", { "data-testid": "reveal-title" }, title),
+        h("p", { class: "reveal-points", "data-testid": "reveal-points" }, points),
+        seatsInOrder.map(showSeat),
+        h("p", { class: "scores" }, `Scores: ${name(0)} ${v.scores[0]} · ${name(1)} ${v.scores[1]}`),
+        final ? h("div", { class: "final", "data-testid": "final" },
+          h("h3", {}, final.winner == null ? "The match is tied." : `${name(final.winner)} wins the match!`),
+          h("p", {}, `Totals with bonuses: ${name(0)} ${final.totals[0]} · ${name(1)} ${final.totals[1]}`)) : null,
+        h("div", { class: "dialog-buttons" },
+          final && this.mySeat != null ? h("button", { class: "secondary", "data-testid": "reveal-rematch", onclick: () => { close(); this.ctx.rematch(); } }, "Rematch") : null,
+          h("button", { class: "primary", "data-testid": "reveal-close", onclick: close }, final ? "Close" : "Next hand"))));
+    document.body.appendChild(overlay);
+  }
+}
