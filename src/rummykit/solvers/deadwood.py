@@ -90,8 +90,18 @@ _SETS_BY_RANK: Final = tuple(
 
 def mask_of(cards: Iterable[int]) -> int:
     """The bitmask of card ids (single deck, no jokers)."""
+    listed = cards if isinstance(cards, list | tuple) else list(cards)
     mask = 0
-    for card in cards:
+    try:
+        for card in listed:
+            mask |= 1 << card
+    except ValueError:  # a negative id: let the checked loop below name it
+        mask = -1
+    if 0 <= mask < 1 << 52 and mask.bit_count() == len(listed):
+        return mask
+    # Something is wrong: find the first bad card and say what it is.
+    mask = 0
+    for card in listed:
         if not 0 <= card < 52:
             shown = str(Card(card)) if 0 <= card & 63 <= 52 else f"card id {int(card)}"
             raise ValueError(f"{shown} is not a card of a single 52-card deck")
@@ -99,7 +109,7 @@ def mask_of(cards: Iterable[int]) -> int:
         if mask & bit:
             raise ValueError(f"{Card(card)} appears twice in the hand")
         mask |= bit
-    return mask
+    return mask  # pragma: no cover - the fast path above accepts every valid hand
 
 
 # Per 13-bit suit pattern: the cards it holds (as ids offset by suit) and their value.
@@ -402,7 +412,18 @@ def min_deadwood(cards: Sequence[int], *, ace_high: bool = False) -> Arrangement
         raise ValueError(f"a gin hand has at most 11 cards, got {len(cards)}")
     mask = mask_of(cards)
     tables = _tables(ace_high)
-    _, used = _best_melded(mask, tables.best)
+    best = tables.best
+    a = mask & FULL_SUIT
+    b = (mask >> 13) & FULL_SUIT
+    c = (mask >> 26) & FULL_SUIT
+    d = mask >> 39
+    if (
+        not ((a & b & c) | (a & b & d) | (a & c & d) | (b & c & d) or best[a] or best[b] or best[c])
+        and not best[d]
+    ):
+        # Most hands hold no meld at all: every card is deadwood.
+        return Arrangement(mask_value(mask), (), tuple(cards_of_mask(mask)))
+    _, used = _best_melded(mask, best)
     melds: list[int] = []
     rest = used
     while rest:
