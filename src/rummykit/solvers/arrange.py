@@ -1,0 +1,1526 @@
+"""Carousel table arrangement: check a new layout, and find the best placement.
+
+In Carousel (rules/carousel.md sections 2-3) a meld action submits the whole new table.
+:func:`check_layout` decides whether one submitted layout is legal and says why not;
+:func:`best_placement` finds, exactly, the hand cards worth the most (or the most cards)
+that can be laid, together with a complete legal layout that shows how.
+
+Cards are compared as a player sees them (rules/carousel.md section 3):
+
+* **Natural cards by face.** The two copies of a face in a two-deck game cannot be told
+  apart, so a layout written in notation (every natural card is copy 0) is matched to
+  the table and the hand by counting faces. The hand cards reported as used are real
+  ids from ``hand`` (ids that also appear on the new table first, then hand order).
+* **Jokers by declaration.** The jokers are interchangeable too: the old table's jokers
+  are matched to the new table's so that as many as possible keep their declaration.
+  A joker whose declaration changes away from ``c`` is *freed*; the freeing rule asks
+  for at least as many real ``c`` on the new table as jokers freed from ``c``.
+* **Copy limit** (``joker_copy_limit``): on the new table no face appears, counting real
+  cards and declarations, more often than there are decks. It is checked on the whole
+  new table, so a real card cannot join a table where a joker already stands for its
+  last free copy unless that joker is freed (DESIGN decision, rules/carousel.md 2-3).
+
+>>> from rummykit.cards import parse_cards as p
+>>> table = [p("4S JK=5S 6S"), p("9H 9S 9C")]
+>>> check = check_layout(table, [p("4S 5S 6S"), p("9H 9S 9C JK=9D")], p("5S 2D"))
+>>> format_cards(check.cards), check.value, format_cards(check.freed)
+('5S', 5, '5S')
+>>> check_layout(table, [p("4S 5S 6S"), p("9H 9S 9C")], p("5S 2D"))
+Traceback (most recent call last):
+...
+rummykit.solvers.arrange.IllegalLayoutError: cannot remove a joker (JK=5S) from the table: ...
+>>> best = best_placement([p("5H 6H 7H 8H")], p("8C 8D KS"))
+>>> [format_cards(meld) for meld in best.layout], best.value
+(['5H 6H 7H', '8H 8C 8D'], 16)
+
+How the solver works. The state space is the rank DP of van Rijn, Takes and Vis (2015,
+"The complexity of Rummikub problems"), changed so that every table card must be used:
+faces are visited ace to king, suit by suit; a state holds, per suit, the multiset of
+open run lengths (capped at 3, an extra mark for a run that started at the low ace)
+and the aces kept back for a Q-K-A run, plus the current rank's group counts and the
+jokers placed and freed. At each face the items are table cards and kept jokers
+(forced), hand cards (optional) and wild jokers (freed table jokers, which must be
+placed, and hand jokers); the choice is how many go into runs and into the rank's
+groups. The state space is searched depth first with branch and bound: each state's
+bound is its score plus four per-suit chain DPs solved backwards once per problem,
+in which a suit's groups only need partners the other suits could lend and the
+jokers are shared out among the suits (see :class:`_Dp`). The bound also guides
+the search, and a transposition table remembers what each state can still add.
+Ties are broken towards layouts that keep table cards in the kind of meld they were
+in; then only the melds near the cards that move are reopened, so that the layout
+changes little.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from rummykit.cards import JOKER_FACE, Card, card_value_gin, format_card, format_cards
+from rummykit.core import IllegalActionError
+from rummykit.melds import CAROUSEL_MELDS, InvalidMeldError, Meld, MeldRules, check_meld
+
+__all__ = [
+    "IllegalLayoutError",
+    "LayoutCheck",
+    "Placement",
+    "best_placement",
+    "check_layout",
+    "placement_value",
+]
+
+_SPEC: Final = "rules/carousel.md"
+_NO_LIMIT: Final = 1 << 12
+"""A copy cap that never binds (``joker_copy_limit=False``)."""
+
+
+class IllegalLayoutError(IllegalActionError):
+    """A submitted layout breaks a rule; the message names the meld, the card and the rule.
+
+    ``code`` is stable for programs: ``table_card_removed``, ``joker_removed``,
+    ``not_in_hand``, ``no_hand_card``, ``undeclared_joker``, ``joker_not_freed``,
+    ``copy_limit``, ``invalid_meld``. ``meld`` is the 1-based index of the offending
+    meld in the new layout when there is one.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str,
+        card: int | None = None,
+        meld: int | None = None,
+        rule: str | None = None,
+    ) -> None:
+        super().__init__(message, code=code, card=card, rule=rule or f"{_SPEC} section 3")
+        self.meld = meld
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutCheck:
+    """A legal meld action, as :func:`check_layout` read it."""
+
+    melds: tuple[Meld, ...]
+    """The new layout's melds, validated (jokers resolved to their declared faces)."""
+    cards: tuple[Card, ...]
+    """The hand cards the action lays (ids taken from ``hand``; jokers undeclared)."""
+    remaining: tuple[Card, ...]
+    """The hand after the action."""
+    value: int
+    """Carousel hand value of :attr:`cards` (joker 25, courts 10, pips, ace 1)."""
+    freed: tuple[Card, ...]
+    """The declarations that table jokers gave up (one per freed joker), sorted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """The best hand cards to lay and one legal new table that lays them."""
+
+    layout: tuple[tuple[Card, ...], ...]
+    """The complete new table: every old table card, the placed cards, declared jokers.
+    Old melds, changed or not, keep their place; new melds follow."""
+    cards: tuple[Card, ...]
+    """The hand cards placed (ids from the hand; a joker without its declaration)."""
+    value: int
+    """Their Carousel hand value."""
+    count: int
+    """How many hand cards are placed."""
+    freed: tuple[Card, ...]
+    """Declarations given up by freed table jokers (one per freed joker)."""
+    untouched: int
+    """How many melds of the old table appear unchanged in :attr:`layout`."""
+
+
+def placement_value(card: int, joker_value: int = 25) -> int:
+    """Carousel hand value of one card: joker 25, J/Q/K 10, 2-10 pips, ace 1.
+
+    >>> [placement_value(c) for c in (0, 9, 12, 52)]
+    [1, 10, 10, 25]
+    """
+    return joker_value if card & 63 == JOKER_FACE else card_value_gin(card)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _as_melds(table: Iterable[Iterable[int]]) -> list[tuple[Card, ...]]:
+    return [tuple(Card(c) for c in meld) for meld in table]
+
+
+def _declared_face(card: Card, where: str) -> int:
+    declared = card.declared
+    if declared is None:
+        raise ValueError(f"a joker {where} must carry a declaration, e.g. JK=5S")
+    return int(declared)
+
+
+def _is_group(meld: Sequence[Card]) -> bool:
+    """True when every card of ``meld`` (declarations for jokers) has one rank."""
+    ranks = set()
+    for card in meld:
+        face = card.declared if card.is_joker else card
+        if face is not None:
+            ranks.add(int(face) % 13)
+    return len(ranks) == 1
+
+
+def _check_rules(rules: MeldRules, decks: int) -> None:
+    if not 1 <= decks <= 4:
+        raise ValueError(f"decks must be 1-4, got {decks}")
+    if rules.min_size < 2 or not rules.min_size <= rules.max_set_size <= 4:
+        raise ValueError("the arrangement solver needs 2 <= min_size <= max_set_size <= 4")
+    if rules.max_run_size < 13:
+        raise ValueError("the arrangement solver needs max_run_size >= 13")
+    if rules.max_jokers is not None:
+        raise ValueError("the arrangement solver handles any number of jokers per meld only")
+
+
+# --------------------------------------------------------------------------- check_layout
+
+
+def check_layout(
+    old_table: Sequence[Sequence[int]],
+    new_table: Sequence[Sequence[int]],
+    hand: Sequence[int],
+    *,
+    rules: MeldRules = CAROUSEL_MELDS,
+    decks: int = 2,
+    joker_copy_limit: bool = True,
+) -> LayoutCheck:
+    """Check one Carousel meld action: ``new_table`` replaces ``old_table``.
+
+    Legal iff (rules/carousel.md section 3): every old table card is still on the
+    table; the cards added come from ``hand`` and there is at least one; every joker
+    stays on the table, is declared, and keeps its declaration unless freed (for each
+    card ``c``, jokers whose declaration changes away from ``c`` are no more than the
+    real ``c`` on the new table); with ``joker_copy_limit`` no face appears more often
+    than ``decks`` (real cards plus declarations); every meld is legal under ``rules``.
+    The checks run in that order and the first broken rule is reported.
+
+    Raises:
+        IllegalLayoutError: naming the meld, the card and the rule.
+        ValueError: malformed input (a joker on the old table without a declaration).
+    """
+    old = _as_melds(old_table)
+    new = _as_melds(new_table)
+    hand_cards = [Card(c) for c in hand]
+
+    old_real: Counter[int] = Counter()
+    old_decl: Counter[int] = Counter()
+    first_old: dict[int, int] = {}
+    for index, meld in enumerate(old, start=1):
+        for card in meld:
+            if card.is_joker:
+                old_decl[_declared_face(card, "on the old table")] += 1
+            else:
+                old_real[card.face] += 1
+                first_old.setdefault(card.face, index)
+    new_real: Counter[int] = Counter()
+    new_decl: Counter[int] = Counter()
+    new_jokers: list[tuple[int, Card]] = []
+    for index, meld in enumerate(new, start=1):
+        for card in meld:
+            if card.is_joker:
+                new_jokers.append((index, card))
+                if card.declared is not None:
+                    new_decl[int(card.declared)] += 1
+            else:
+                new_real[card.face] += 1
+    hand_real = Counter(c.face for c in hand_cards if not c.is_joker)
+    hand_jokers = [c for c in hand_cards if c.is_joker]
+    old_joker_count = sum(old_decl.values())
+
+    # (a) nothing leaves the table.
+    for face in sorted(old_real):
+        if new_real[face] < old_real[face]:
+            meld_index = first_old[face]
+            raise IllegalLayoutError(
+                f"cannot remove {format_card(face)} from the table (it was in meld "
+                f"{meld_index}: {format_cards(old[meld_index - 1])}); every table card "
+                f"stays on the table ({_SPEC} section 3a)",
+                code="table_card_removed",
+                card=face,
+            )
+    if len(new_jokers) < old_joker_count:
+        missing = old_decl - new_decl
+        shown = format_card(Card(JOKER_FACE).declare(min(missing or old_decl)))
+        raise IllegalLayoutError(
+            f"cannot remove a joker ({shown}) from the table: a joker never returns to a "
+            f"hand, and a freed joker must be placed again in the same turn ({_SPEC} "
+            "section 3)",
+            code="joker_removed",
+            card=JOKER_FACE,
+        )
+    # (b) what is added comes from the hand, and something is added.
+    added: list[Card] = []
+    new_ids = {int(c) for meld in new for c in meld}
+    for face in sorted(new_real):
+        extra = new_real[face] - old_real[face]
+        if extra <= 0:
+            continue
+        if extra > hand_real[face]:
+            held = hand_real[face]
+            raise IllegalLayoutError(
+                f"{format_card(face)} is not in your hand"
+                if not held
+                else f"{format_card(face)} is added {extra} times but your hand holds {held}",
+                code="not_in_hand",
+                card=face,
+            )
+        copies = [c for c in hand_cards if not c.is_joker and c.face == face]
+        copies.sort(key=lambda c: int(c) not in new_ids)
+        added.extend(copies[:extra])
+    extra_jokers = len(new_jokers) - old_joker_count
+    if extra_jokers > len(hand_jokers):
+        raise IllegalLayoutError(
+            f"the layout has {extra_jokers} joker(s) more than the table but your hand holds "
+            f"{len(hand_jokers)}",
+            code="not_in_hand",
+            card=JOKER_FACE,
+        )
+    added.extend(c.physical for c in hand_jokers[:extra_jokers])
+    if not added:
+        raise IllegalLayoutError(
+            f"no card from your hand is added: a meld action lays at least one hand card "
+            f"({_SPEC} section 3b)",
+            code="no_hand_card",
+        )
+    # (d) jokers: declared, kept unless freed.
+    for index, card in new_jokers:
+        if card.declared is None:
+            raise IllegalLayoutError(
+                f"meld {index} ({format_cards(new[index - 1])}): a joker on the table must be "
+                f"declared, e.g. JK=5S ({_SPEC} section 2)",
+                code="undeclared_joker",
+                card=card,
+                meld=index,
+            )
+    gained = sorted((new_decl - old_decl).elements())
+    freed: list[int] = []
+    for face in sorted(old_decl):
+        moved_away = old_decl[face] - new_decl[face]
+        if moved_away <= 0:
+            continue
+        freed.extend([face] * moved_away)
+        if moved_away > new_real[face]:
+            target = gained[0] if gained else face
+            where = next(
+                (i for i, c in new_jokers if c.declared is not None and int(c.declared) == target),
+                None,
+            )
+            name = format_card(face)
+            why = (
+                f"no real {name} on the table"
+                if not new_real[face]
+                else f"{moved_away} joker(s) declared {name} change but only "
+                f"{new_real[face]} real {name} is on the table"
+            )
+            raise IllegalLayoutError(
+                f"{format_card(Card(JOKER_FACE).declare(target))}"
+                + (f" (meld {where})" if where is not None else "")
+                + f": the joker declared {name} was not freed ({why}); a joker keeps its "
+                f"declaration until the real card takes its place ({_SPEC} section 3)",
+                code="joker_not_freed",
+                card=face,
+                meld=where,
+            )
+    # Copy limit (and plain physical sanity).
+    for face in sorted(set(new_real) | set(new_decl)):
+        total = new_real[face] + (new_decl[face] if joker_copy_limit else 0)
+        if total > decks:
+            where = next(
+                (
+                    i
+                    for i, c in new_jokers
+                    if c.declared is not None and int(c.declared) == face and joker_copy_limit
+                ),
+                None,
+            )
+            what = "real and declared " if joker_copy_limit and new_decl[face] else ""
+            raise IllegalLayoutError(
+                (f"meld {where}: " if where is not None else "")
+                + f"{format_card(face)} appears {total} times on the table ({what}copies) but "
+                f"there {'is' if decks == 1 else 'are'} only {decks} deck(s) "
+                f"({_SPEC} section 2, joker_copy_limit)",
+                code="copy_limit",
+                card=face,
+                meld=where,
+            )
+    # (c) every meld is legal.
+    checked: list[Meld] = []
+    for index, meld in enumerate(new, start=1):
+        try:
+            checked.append(check_meld(meld, rules))
+        except InvalidMeldError as error:
+            raise IllegalLayoutError(
+                f"meld {index}: {error} ({_SPEC} section 2)",
+                code="invalid_meld",
+                card=meld[0] if meld else None,
+                meld=index,
+                rule=f"{_SPEC} section 2",
+            ) from None
+    used = {int(c) for c in added}
+    remaining = []
+    for card in hand_cards:
+        if int(card.physical) in used:
+            used.discard(int(card.physical))
+        else:
+            remaining.append(card)
+    return LayoutCheck(
+        melds=tuple(checked),
+        cards=tuple(added),
+        remaining=tuple(remaining),
+        value=sum(placement_value(c) for c in added),
+        freed=tuple(Card(f) for f in sorted(freed)),
+    )
+
+
+# --------------------------------------------------------------------------- the solver
+#
+# Items: every table card and every table joker kept at its declaration is a *forced*
+# item of its face; hand cards are optional items; freed table jokers and hand jokers
+# are *wild* items that take a face when placed. The DP walks the faces rank by rank
+# (ace first, king last), suit by suit, and decides for each face how many items are
+# placed and how many of them go into runs and into the rank's groups.
+#
+# State (packed into one int): per suit, an interned "suit state" -- how many aces of
+# the suit wait for a Q-K-A run (``hi``) and the multiset of open run lengths, capped
+# at ``min_size`` (``min_size + 1`` marks a run that started at the ace-low when a high
+# ace is pending, since that run cannot take it) -- plus the group sums of the current
+# rank, the wild items placed so far and the jokers freed so far.
+
+_SUIT_BITS: Final = 12
+_SUIT_MASK: Final = (1 << _SUIT_BITS) - 1
+_GSUM_SHIFT: Final = 48
+_GMAX_SHIFT: Final = 54
+_USED_SHIFT: Final = 58
+_FREED_SHIFT: Final = 62
+_GROUP_CLEAR: Final = ~(((1 << 10) - 1) << _GSUM_SHIFT)
+_NEG: Final = -(1 << 62)
+"""Minus infinity for bounds (sums of a few stay far below any real score)."""
+_DEAD: Final = _NEG // 2
+
+_SuitState = tuple[int, tuple[int, ...]]
+_suit_states: list[_SuitState] = [(0, ())]
+_suit_ids: dict[_SuitState, int] = {(0, ()): 0}
+_split_cache: dict[tuple[int, ...], tuple[tuple[int, int, int], ...]] = {}
+
+
+_intern_lock = threading.Lock()
+
+
+def _intern(state: _SuitState) -> int:
+    """A small id for a suit state (shared by every problem and thread)."""
+    found = _suit_ids.get(state)
+    if found is None:
+        with _intern_lock:
+            found = _suit_ids.get(state)
+            if found is None:
+                found = len(_suit_states)
+                if found > _SUIT_MASK:  # pragma: no cover - needs thousands of open runs
+                    raise RuntimeError("too many distinct run states")
+                _suit_states.append(state)
+                _suit_ids[state] = found
+    return found
+
+
+@dataclass(slots=True)
+class _Problem:
+    min_size: int
+    max_set: int
+    ace_low: bool
+    ace_high: bool
+    real: list[int]
+    """Per face: real table cards in the open region (forced)."""
+    jokers: list[int]
+    """Per face: open-region table jokers declared as it."""
+    real_ext: list[int]
+    """Per face: real cards in locked (untouched) melds, for the freeing rule."""
+    cap: list[int]
+    """Per face: most items the open region may hold (copy limit)."""
+    hand: list[int]
+    hand_jokers: int
+    weight: list[int]
+    """Per face: score of placing one hand card of it (primary objective, scaled)."""
+    joker_weight: int
+    in_runs: list[int]
+    """Per face: open-region table items that were in runs (tie-break: keep them there)."""
+    in_groups: list[int]
+    in_high: list[int]
+    """Per ace: open-region table aces that were at the top of a run."""
+    unit: int
+    """Scale of the primary objective: scores are ``primary * unit + tie-break``."""
+
+
+@dataclass(slots=True)
+class _Solved:
+    score: int
+    used: int
+    freed: int
+    choices: list[tuple[int, int, int, int, int, int, int, int]]
+    """Per step: (rank, suit, freed x, hand cards o, wild w, run items u, group g, high h)."""
+
+
+def _run_step(
+    runs: tuple[int, ...], u: int, rank: int, hi: int, size: int, last: int
+) -> tuple[int, ...] | None:
+    """Open runs after ``u`` items of one suit join runs at ``rank`` (2-13), or None."""
+    shorts = [k for k in runs if k < size]
+    if u < len(shorts):
+        return None
+    rest = u - len(shorts)
+    new: list[int] = []
+    for k in shorts:
+        k += 1
+        if k >= size:
+            # It started at rank - size + 1: flag an ace-low start when a high ace waits.
+            k = size + 1 if (hi and rank == size) else size
+        new.append(k)
+    longs = sorted(k for k in runs if k >= size)  # flag-free long runs extend first
+    extend = min(rest, len(longs))
+    new.extend(longs[:extend])
+    rest -= extend
+    if rest:
+        if rank + size - 1 > last:
+            return None  # a run started here could never reach min_size
+        new.extend([1] * rest)
+    return tuple(sorted(new))
+
+
+def _splits(
+    state: int, t: int, rank: int, size: int, high_cap: int, ace_low: bool, ace_high: bool
+) -> tuple[tuple[int, int, int], ...]:
+    """Ways ``t`` items of a face can go to runs: (new suit state, run items u, high h)."""
+    key = (state, t, rank, size, high_cap, ace_low, ace_high)
+    found = _split_cache.get(key)
+    if found is not None:
+        return found
+    out: list[tuple[int, int, int]] = []
+    if rank == 1:
+        for h in range(min(t, high_cap) + 1 if ace_high else 1):
+            for u in range(t - h + 1 if ace_low else 1):
+                out.append((_intern((h, (1,) * u)), u, h))
+    else:
+        hi, runs = _suit_states[state]
+        last = 14 if hi else 13
+        for u in range(t + 1):
+            new_runs = _run_step(runs, u, rank, hi, size, last)
+            if new_runs is not None:
+                out.append((_intern((hi, new_runs)), u, 0))
+    result = tuple(out)
+    _split_cache[key] = result
+    return result
+
+
+def _group_ok(gmax: int, gsum: int, size: int, max_set: int) -> bool:
+    if gsum == 0:
+        return True
+    groups = max(gmax, -(-gsum // max_set))
+    return groups * size <= gsum
+
+
+def _final_ok(state: int, size: int) -> bool:
+    """Whether a suit state can close after the king (high aces extend runs first)."""
+    hi, runs = _suit_states[state]
+    shorts = [k for k in runs if k < size]
+    if not hi:
+        return not shorts
+    if any(k + 1 < size for k in shorts):
+        return False
+    return len(shorts) <= hi <= len(shorts) + runs.count(size)
+
+
+_Choice = tuple[int, int, int, int, int, int]
+_FaceOption = tuple[int, int, int, int, int, int, _Choice]
+_option_cache: dict[tuple[int | bool, ...], tuple[_FaceOption, ...]] = {}
+"""Face options by the face's shape (shared by all problems; see :func:`_face_options`)."""
+
+
+def _face_options(
+    state: int,
+    rank: int,
+    real: int,
+    kept_max: int,
+    hand: int,
+    cap: int,
+    real_ext: int,
+    wild_max: int,
+    high_cap: int,
+    in_runs: int,
+    in_groups: int,
+    in_high: int,
+    size: int,
+    ace_low: bool,
+    ace_high: bool,
+) -> tuple[_FaceOption, ...]:
+    """Every way to place one face's items from one suit state, best layout tie-break per
+    outcome: (new state, g, w, freed x, hand cards o, tie-break gain, choice).
+
+    For a given outcome (new state, g, w, x) the number of items, and so ``o``, is
+    fixed, which is why the best choice does not depend on the hand cards' weights.
+    """
+    best: dict[tuple[int, int, int, int], tuple[int, int, _Choice]] = {}
+    for x in range(kept_max + 1):
+        forced = real + kept_max - x
+        if forced > cap:
+            continue
+        for o in range(hand + 1):
+            if x > real + real_ext + o:
+                continue  # freeing rule: a real card must stand for each freed joker
+            for w in range(wild_max + 1):
+                t = forced + o + w
+                if t > cap:
+                    break
+                for new_state, u, h in _splits(state, t, rank, size, high_cap, ace_low, ace_high):
+                    g = t - u - h
+                    keep = (kept_max - x) + min(g, in_groups)
+                    keep += min(u, in_runs - in_high) + min(h, in_high)
+                    out_key = (new_state, g, w, x)
+                    old = best.get(out_key)
+                    if old is None or keep > old[1]:
+                        best[out_key] = (o, keep, (x, o, w, u, g, h))
+    return tuple(
+        (new_state, g, w, x, o, keep, choice)
+        for (new_state, g, w, x), (o, keep, choice) in best.items()
+    )
+
+
+_Raw = tuple[int, int, int, int, int, _Choice]
+"""A way to place one face's items: (new suit state, g, w, x, gain, choice)."""
+_Move = tuple[int, int, int, int, int, tuple[int, ...], _Choice]
+
+
+class _Dp:
+    """The rank DP for one problem, with per-suit upper bounds that guide and prune it.
+
+    Suits interact only through the groups of each rank and the shared jokers. Relaxing
+    that leaves four small chain DPs, one per suit, whose backward values bound what
+    each suit can still add, per number of jokers left: a suit may put ``g`` items of a
+    rank into groups when the other suits could lend ``(min_size - 1) * g`` partners
+    (real cards they can group on a path of their own that finishes, or jokers), and
+    jokers standing in as partners are paid for by the group's lowest real suit. The
+    search's bound for a state is its score plus the suit bounds with the jokers left
+    shared out among the suits in the best way (a small max-plus knapsack). States
+    whose bound cannot beat the best known layout are dropped, and states heading for
+    a dead end (a short run that cannot be finished, an ace kept for a Q-K-A run that
+    never comes, a group that no suit can complete) vanish at once.
+    """
+
+    def __init__(self, p: _Problem) -> None:
+        self.p = p
+        # Jokers that can become wild: the hand's, and table jokers a real card can free.
+        self.wild_max = p.hand_jokers + sum(
+            min(p.jokers[f], p.real[f] + p.real_ext[f] + p.hand[f]) for f in range(52)
+        )
+        size = p.min_size
+        # The most high aces a suit can use: its Q and K must be placeable as often.
+        self.high_cap = [0] * 4
+        if p.ace_high:
+            for suit in range(4):
+                reach = _NO_LIMIT
+                for rank in range(14 - size + 1, 14):
+                    face = suit * 13 + rank - 1
+                    avail = p.real[face] + p.jokers[face] + p.hand[face] + self.wild_max
+                    reach = min(reach, avail, p.cap[face])
+                self.high_cap[suit] = reach
+        self.group_ok = [
+            [_group_ok(gmax, gsum, size, p.max_set) for gsum in range(64)] for gmax in range(16)
+        ]
+        # Real items (table cards, kept jokers, hand cards) each face could put in groups.
+        self.group_room: list[list[int]] = [[0] * 14 for _ in range(4)]
+        self.charge: list[list[list[int]]] = [[[0]] * 14 for _ in range(4)]
+        self._set_rooms(
+            [
+                [
+                    min(
+                        p.cap[s * 13 + r - 1],
+                        p.real[s * 13 + r - 1] + p.jokers[s * 13 + r - 1] + p.hand[s * 13 + r - 1],
+                    )
+                    if r
+                    else 0
+                    for r in range(14)
+                ]
+                for s in range(4)
+            ]
+        )
+        self.raw: dict[tuple[int, int, int], list[_Raw]] = {}
+        self.moves: dict[tuple[int, int, int], list[_Move]] = {}
+        self.reach: dict[int, list[set[int]]] = {}
+        self.finish: dict[tuple[int, int, int, int], bool] = {}
+        self.bound, self.open_bound = self._suit_bounds()
+        self.joker_bound = p.hand_jokers * p.joker_weight
+
+    def raw_options(self, rank: int, suit: int, state: int) -> list[_Raw]:
+        """Every way to place the items of one face from one suit state (best per outcome)."""
+        cache_key = (rank, suit, state)
+        cached = self.raw.get(cache_key)
+        if cached is not None:
+            return cached
+        p = self.p
+        face = suit * 13 + rank - 1
+        kept_max = p.jokers[face]
+        real = p.real[face]
+        hand = p.hand[face]
+        shape = (
+            state,
+            rank,
+            real,
+            kept_max,
+            hand,
+            min(p.cap[face], real + kept_max + hand + self.wild_max),
+            min(p.real_ext[face], kept_max),
+            self.wild_max,
+            self.high_cap[suit] if rank == 1 else 0,
+            p.in_runs[face],
+            p.in_groups[face],
+            p.in_high[face],
+            p.min_size,
+            p.ace_low,
+            p.ace_high,
+        )
+        options = _option_cache.get(shape)
+        if options is None:
+            options = _face_options(*shape)
+            if len(_option_cache) > 200_000:
+                _option_cache.clear()
+            _option_cache[shape] = options
+        weight = p.weight[face]
+        result = [
+            (new_state, g, w, x, o * weight + keep, choice)
+            for new_state, g, w, x, o, keep, choice in options
+        ]
+        self.raw[cache_key] = result
+        return result
+
+    def _set_rooms(self, groupable: list[list[int]]) -> set[int]:
+        """Group rooms and joker charges from the real items each suit can group.
+
+        A suit may put ``g`` items of a rank into groups when the other suits' real
+        groupable items plus the jokers can fill ``(min_size - 1) * g`` partner places.
+        Jokers standing in as partners are charged to the group's lowest real suit: a
+        suit pays for them when no lower suit could lend a real partner, so no joker
+        is charged twice. Returns the suits whose rooms or charges changed.
+        """
+        p = self.p
+        size = p.min_size
+        jokers = self.wild_max
+        changed: set[int] = set()
+        for rank in range(1, 14):
+            for suit in range(4):
+                face = suit * 13 + rank - 1
+                reals = [groupable[t][rank] for t in range(4) if t != suit]
+                lowest = all(groupable[t][rank] == 0 for t in range(suit))
+                own = min(p.cap[face], groupable[suit][rank] + jokers)
+                room = 0
+                charges = [0]
+                for g in range(1, own + 1):
+                    free = sum(min(g, m) for m in reals)
+                    partners = min(sum(min(g, m + jokers) for m in reals), free + jokers)
+                    if partners < (size - 1) * g:
+                        break
+                    room = g
+                    charges.append(max(0, (size - 1) * g - free) if lowest else 0)
+                if room != self.group_room[suit][rank] or charges != self.charge[suit][rank]:
+                    self.group_room[suit][rank] = room
+                    self.charge[suit][rank] = charges
+                    changed.add(suit)
+        return changed
+
+    def _suit_bounds(
+        self,
+    ) -> tuple[list[list[dict[int, tuple[int, ...]]]], list[list[dict[int, tuple[int, ...]]]]]:
+        """Per suit and rank (0 = before the ace): each suit state's most it can still
+        add, per number of jokers left (``_NEG`` when it cannot finish).
+
+        The group room of a suit counts only partners the other suits can put in a
+        group on a path of their own that finishes; that shrinks the rooms, so the
+        chains are solved again until the rooms settle. Also returns, per rank, the
+        bounds with that rank's joker charges waived (see :meth:`_suit_chain`).
+        """
+        chains = [self._suit_chain(suit) for suit in range(4)]
+        stale = set(range(4))
+        groupable = [[0] * 14 for _ in range(4)]
+        while True:
+            for suit in stale:
+                values = chains[suit][0]
+                for rank in range(1, 14):
+                    room = self.group_room[suit][rank]
+                    charge = self.charge[suit][rank]
+                    after = values[rank]
+                    top = 0
+                    for state in values[rank - 1]:
+                        for new_state, g, w, _x, _gain, choice in self.raw_options(
+                            rank, suit, state
+                        ):
+                            if g > room or g <= top:
+                                continue
+                            future = after.get(new_state)
+                            cost = w + charge[g]
+                            if future is None or cost > self.wild_max:
+                                continue
+                            if future[self.wild_max - cost] <= _DEAD:
+                                continue
+                            top = max(top, min(g, choice[3] + g + choice[5] - w))
+                    groupable[suit][rank] = top
+            stale = self._set_rooms(groupable)
+            if not stale:
+                return [chain[0] for chain in chains], [chain[1] for chain in chains]
+            for suit in stale:
+                chains[suit] = self._suit_chain(suit)
+
+    def _suit_chain(
+        self, suit: int
+    ) -> tuple[list[dict[int, tuple[int, ...]]], list[dict[int, tuple[int, ...]]]]:
+        """One suit's relaxed chain: per rank, each state's best future per jokers left.
+
+        The second list holds the same bounds with the next rank's joker charges waived:
+        while a rank is half decided, a joker another suit has already placed there may
+        be the partner the charge stands for, and it must not be paid for twice.
+        """
+        size = self.p.min_size
+        budget = self.wild_max + 1
+        # Rooms only shrink between rounds, so the first round's reachable states
+        # cover every later round's.
+        reach = self.reach.get(suit)
+        if reach is None:
+            reach = [{0}]
+            for rank in range(1, 14):
+                room = self.group_room[suit][rank]
+                charge = self.charge[suit][rank]
+                nxt: set[int] = set()
+                for state in reach[-1]:
+                    for new_state, g, w, *_ in self.raw_options(rank, suit, state):
+                        if g <= room and w + charge[g] < budget:
+                            nxt.add(new_state)
+                reach.append(nxt)
+            self.reach[suit] = reach
+        values: list[dict[int, tuple[int, ...]]] = [{} for _ in range(14)]
+        waived: list[dict[int, tuple[int, ...]]] = [{} for _ in range(14)]
+        zero = (0,) * budget
+        for state in reach[13]:
+            if _final_ok(state, size):
+                values[13][state] = zero
+        for rank in range(13, 0, -1):
+            room = self.group_room[suit][rank]
+            charge = self.charge[suit][rank]
+            after = values[rank]
+            here = values[rank - 1]
+            here_waived = waived[rank - 1]
+            raw = self.raw
+            for state in reach[rank - 1]:
+                options = raw.get((rank, suit, state)) or self.raw_options(rank, suit, state)
+                if budget == 1:  # no jokers: scalar bounds
+                    best = _NEG
+                    for new_state, g, _w, _x, gain, _choice in options:
+                        future = after.get(new_state)
+                        if future is not None and g <= room and gain + future[0] > best:
+                            best = gain + future[0]
+                    if best > _DEAD:
+                        here[state] = here_waived[state] = (best,)
+                    continue
+                top = [_NEG] * budget
+                free = [_NEG] * budget
+                for new_state, g, w, _x, gain, _choice in options:
+                    future = after.get(new_state)
+                    if future is None or g > room:
+                        continue
+                    cost = w + charge[g]
+                    for k in range(w, budget):
+                        value = gain + future[k - w]
+                        if value > free[k]:
+                            free[k] = value
+                        if k >= cost:
+                            value = gain + future[k - cost]
+                            if value > top[k]:
+                                top[k] = value
+                if top[-1] > _DEAD:
+                    here[state] = tuple(v if v > _DEAD else _NEG for v in top)
+                if free[-1] > _DEAD:
+                    here_waived[state] = tuple(v if v > _DEAD else _NEG for v in free)
+        return values, waived
+
+    def moves_from(self, rank: int, suit: int, state: int) -> list[_Move]:
+        """The joint DP's moves for one suit state, dead ends removed: (packed state,
+        g, w, key delta, gain, the new state's bound vector, choice), best first."""
+        cache_key = (rank, suit, state)
+        cached = self.moves.get(cache_key)
+        if cached is not None:
+            return cached
+        shift = suit * _SUIT_BITS
+        after = self.bound[suit][rank]
+        result: list[_Move] = []
+        if state in self.open_bound[suit][rank - 1]:
+            for new_state, g, w, x, gain, choice in self.raw_options(rank, suit, state):
+                future = after.get(new_state)
+                if future is None:
+                    continue
+                key_delta = (w << _USED_SHIFT) + (x << _FREED_SHIFT)
+                result.append((new_state << shift, g, w, key_delta, gain, future, choice))
+        result.sort(key=lambda move: -(move[4] + move[5][-1]))
+        self.moves[cache_key] = result
+        return result
+
+    def _can_finish(self, rank: int, suit: int, gmax: int, gsum: int) -> bool:
+        """Whether the suits after ``suit`` can still complete a rank's groups that
+        hold ``gsum`` items so far (at most ``gmax`` of one suit)."""
+        cache_key = (rank, suit, gmax, gsum)
+        known = self.finish.get(cache_key)
+        if known is None:
+            p = self.p
+            most = [
+                min(p.cap[f], p.real[f] + p.jokers[f] + p.hand[f] + self.wild_max)
+                for f in (t * 13 + rank - 1 for t in range(suit + 1, 4))
+            ]
+            known = any(
+                gsum <= p.max_set * m and gsum + sum(min(x, m) for x in most) >= p.min_size * m
+                for m in range(max(gmax, 1), gsum + sum(most) + 1)
+            )
+            self.finish[cache_key] = known
+        return known
+
+    def upper_bound(self) -> int:
+        """The bound on the best total (negative when the table cannot be laid)."""
+        vectors = []
+        for suit in range(4):
+            values = self.bound[suit][0].get(0)
+            if values is None:
+                return -1
+            vectors.append(values)
+        best = _combine(vectors, self.wild_max)[self.wild_max]
+        return -1 if best <= _DEAD else best + self.joker_bound
+
+    def expand(
+        self, step: int, key: int, score: int, threshold: int
+    ) -> tuple[list[tuple[int, int, int, _Choice]], int]:
+        """The children of one state that can beat ``threshold``, best first, as
+        (bound, key, gain, choice); and the best bound among the others."""
+        p = self.p
+        unit = p.unit
+        wild_max = self.wild_max
+        group_ok = self.group_ok
+        bound = self.bound
+        open_bound = self.open_bound
+        can_finish = self._can_finish
+        joker_bound = self.joker_bound
+        rank, suit = divmod(step, 4)
+        rank += 1
+        shift = suit * _SUIT_BITS
+        moves = self.moves_from(rank, suit, (key >> shift) & _SUIT_MASK)
+        base = key & ~(_SUIT_MASK << shift)
+        left = wild_max - ((key >> _USED_SHIFT) & 15)
+        gsum = (key >> _GSUM_SHIFT) & 63
+        gmax = (key >> _GMAX_SHIFT) & 15
+        # The other suits' bounds, jokers shared out among them.
+        others = [
+            (bound[t][rank] if t < suit else open_bound[t][rank - 1])[
+                (key >> (t * _SUIT_BITS)) & _SUIT_MASK
+            ]
+            for t in range(4)
+            if t != suit
+        ]
+        rest = _combine(others, left)
+        rest0 = rest[0]
+        base_score = score + joker_bound
+        children: list[tuple[int, int, int, _Choice]] = []
+        result = _NEG
+        for packed, g, w, delta, gain, future, choice in moves:
+            if not left:
+                if w:
+                    continue
+                tail = rest0 + future[0]
+            else:
+                if w > left:
+                    continue
+                room = left - w
+                tail = _NEG
+                for k in range(room + 1):
+                    value = rest[k] + future[room - k]
+                    if value > tail:
+                        tail = value
+            if tail <= _DEAD:
+                continue
+            total = base_score + gain + tail
+            if total <= threshold:
+                if total > result:
+                    result = total  # cannot beat the best: only its bound counts
+                continue
+            ng = gsum + g
+            nm = gmax if gmax >= g else g
+            if suit == 3:
+                if not group_ok[nm][ng]:
+                    continue
+                nk = ((base & _GROUP_CLEAR) | packed) + delta
+            else:
+                if ng and not can_finish(rank, suit, nm, ng):
+                    continue
+                nk = (base | packed) + delta + (g << _GSUM_SHIFT)
+                if nm != gmax:
+                    nk += (nm - gmax) << _GMAX_SHIFT
+            children.append((total, nk, gain, choice))
+        # Best bound first; among equal primary bounds, jokers last (they fit almost
+        # anywhere later), then keep the table as it was.
+        if len(children) > 1:
+            children.sort(key=lambda c: (-(c[0] // unit), c[3][2], -(c[2] % unit), -c[0]))
+        return children, result
+
+    def depth_first(self, floor: int = -1, target: int | None = None) -> _Solved | None:
+        """Branch and bound, depth first, best bound first, with a transposition table.
+
+        A state's bound is its score plus the suit bounds, the jokers left shared out
+        among the suits in the best way. The first layouts found follow the bounds (and
+        so keep the table as it was where they can); once a layout of primary value
+        ``P`` is known only states whose bound promises more than ``P`` are searched,
+        and the search stops at a layout that reaches the root's bound. Each state's
+        result is remembered as an upper bound on what its future can add. With
+        ``floor`` (a primary value already achieved elsewhere) only better layouts are
+        looked for; with ``target`` the first layout reaching it is enough.
+        """
+        p = self.p
+        unit = p.unit
+        top = self.upper_bound()
+        if top < 0:
+            return None
+        memo: dict[tuple[int, int], int] = {}
+        path: list[_Choice] = []
+        best: list[_Solved] = []
+        threshold = -1 if floor < 0 else (floor + 1) * unit - 1
+        goal = top // unit if target is None else min(target, top // unit)
+        if goal <= floor:
+            return None
+
+        def visit(step: int, key: int, score: int) -> int:
+            """Search below one state; return an upper bound on its best total."""
+            nonlocal threshold
+            if step == 52:
+                used = (key >> _USED_SHIFT) & 15
+                freed = (key >> _FREED_SHIFT) & 15
+                if not freed <= used <= freed + p.hand_jokers:
+                    return _NEG
+                total = score + (used - freed) * p.joker_weight
+                if total > threshold:
+                    choices = [(i // 4 + 1, i % 4, *choice) for i, choice in enumerate(path)]
+                    best[:] = [_Solved(total, used, freed, choices)]
+                    primary = total // unit
+                    if primary >= goal:
+                        raise _GoalReachedError
+                    threshold = (primary + 1) * unit - 1
+                return total
+            known = memo.get((step, key))
+            if known is not None and score + known <= threshold:
+                return score + known
+            children, result = self.expand(step, key, score, threshold)
+            for total, nk, gain, choice in children:
+                if total <= threshold:
+                    if total > result:
+                        result = total
+                    break
+                path.append(choice)
+                found = visit(step + 1, nk, score + gain)
+                path.pop()
+                if found > result:
+                    result = found
+            future_bound = result - score
+            if known is None or future_bound < known:
+                memo[(step, key)] = future_bound
+            return result
+
+        with contextlib.suppress(_GoalReachedError):
+            visit(0, 0, 0)
+        return best[0] if best else None
+
+
+class _GoalReachedError(Exception):
+    """Raised inside the search when a layout reaches the upper bound."""
+
+
+def _combine(vectors: Sequence[tuple[int, ...]], budget: int) -> list[int]:
+    """Max-plus combination of per-suit bounds: the best total per number of jokers
+    (``0..budget``) shared out among the suits."""
+    if budget == 0:
+        return [sum(vector[0] for vector in vectors)]
+    if budget == 1:
+        base = sum(vector[0] for vector in vectors)
+        return [base, base + max(vector[1] - vector[0] for vector in vectors)]
+    acc = list(vectors[0][: budget + 1])
+    for vector in vectors[1:]:
+        acc = [max(acc[i] + vector[k - i] for i in range(k + 1)) for k in range(budget + 1)]
+    return acc
+
+
+# --------------------------------------------------------------------------- layouts
+
+
+@dataclass(slots=True)
+class _Region:
+    """The melds the solver may rearrange, with everything it needs to lay them out."""
+
+    open_melds: list[int]
+    problem: _Problem
+    table_items: dict[int, list[tuple[Card, bool]]]
+    """Per natural face: open-region table cards and whether each sat in a run."""
+    joker_items: dict[int, list[tuple[Card, bool]]]
+    """Per declared face: open-region table jokers and whether each sat in a run."""
+
+
+def _make_region(
+    melds: list[tuple[Card, ...]],
+    open_melds: list[int],
+    hand_real: Counter[int],
+    hand_jokers: int,
+    *,
+    rules: MeldRules,
+    decks: int,
+    joker_copy_limit: bool,
+    weight: list[int],
+    joker_weight: int,
+    unit: int,
+) -> _Region:
+    real = [0] * 52
+    jokers = [0] * 52
+    real_ext = [0] * 52
+    decl_ext = [0] * 52
+    in_runs = [0] * 52
+    in_groups = [0] * 52
+    in_high = [0] * 52
+    table_items: dict[int, list[tuple[Card, bool]]] = {}
+    joker_items: dict[int, list[tuple[Card, bool]]] = {}
+    opened = set(open_melds)
+    for index, meld in enumerate(melds):
+        is_run = not _is_group(meld)
+        high = is_run and any(
+            (c.declared if c.is_joker else c) is not None
+            and int(c.declared if c.is_joker else c) % 13 >= 11  # type: ignore[arg-type]
+            for c in meld
+        )
+        for card in meld:
+            if card.is_joker:
+                face = _declared_face(card, "on the table")
+                if index in opened:
+                    jokers[face] += 1
+                    joker_items.setdefault(face, []).append((card, is_run))
+                else:
+                    decl_ext[face] += 1
+                    continue
+            else:
+                face = card.face
+                if index in opened:
+                    real[face] += 1
+                    table_items.setdefault(face, []).append((card, is_run))
+                else:
+                    real_ext[face] += 1
+                    continue
+            if is_run:
+                in_runs[face] += 1
+                if high and face % 13 == 0:
+                    in_high[face] += 1
+            else:
+                in_groups[face] += 1
+    cap = [
+        max(0, decks - real_ext[f] - decl_ext[f]) if joker_copy_limit else _NO_LIMIT
+        for f in range(52)
+    ]
+    problem = _Problem(
+        min_size=rules.min_size,
+        max_set=rules.max_set_size,
+        ace_low=rules.ace_low,
+        ace_high=rules.ace_high,
+        real=real,
+        jokers=jokers,
+        real_ext=real_ext,
+        cap=cap,
+        hand=[hand_real[f] for f in range(52)],
+        hand_jokers=hand_jokers,
+        weight=weight,
+        joker_weight=joker_weight,
+        in_runs=in_runs,
+        in_groups=in_groups,
+        in_high=in_high,
+        unit=unit,
+    )
+    return _Region(open_melds, problem, table_items, joker_items)
+
+
+def _token(card: Card) -> int:
+    """A card as a player sees it: the natural face, or 64 + the declared face."""
+    if card.is_joker:
+        declared = card.declared
+        return 64 + (int(declared) if declared is not None else 63)
+    return card.face
+
+
+def _lay_out(
+    region: _Region,
+    solved: _Solved,
+    melds: list[tuple[Card, ...]],
+    hand_naturals: dict[int, list[Card]],
+    hand_jokers: list[Card],
+    size: int,
+    max_set: int,
+) -> tuple[list[tuple[Card, ...]], list[Card], list[Card], int]:
+    """Turn the DP's choices into melds: (layout, placed hand cards, freed, untouched)."""
+    # Freed jokers and the wild pool (freed jokers first, then hand jokers).
+    freed_cards: list[Card] = []
+    freed_faces: list[Card] = []
+    for rank, suit, x, *_ in solved.choices:
+        if x:
+            face = suit * 13 + rank - 1
+            items = region.joker_items[face]
+            freed_cards.extend(card for card, _ in items[len(items) - x :])
+            freed_faces.extend([Card(face)] * x)
+    hand_joker_count = solved.used - solved.freed
+    wild_pool = [c.physical for c in freed_cards] + [c.physical for c in hand_jokers][
+        :hand_joker_count
+    ]
+    placed: list[Card] = [c.physical for c in hand_jokers[:hand_joker_count]]
+
+    # Pools of physical cards by token, and the face-level melds.
+    pool: dict[int, list[Card]] = {}
+    new_melds: list[list[int]] = []
+    open_runs: list[list[tuple[int, list[int]]]] = [[] for _ in range(4)]
+    high_stash: list[list[int]] = [[] for _ in range(4)]
+    group_items: list[tuple[int, int]] = []
+
+    def close(run: list[int]) -> None:
+        assert len(run) >= size, run
+        new_melds.append(run)
+
+    for rank, suit, x, o, w, u, g, h in solved.choices:
+        face = suit * 13 + rank - 1
+        # Items of this face, run-minded first: table items from runs, hand, wild, the rest.
+        ordered: list[tuple[int, Card, bool]] = []
+        for card, was_run in region.table_items.get(face, []):
+            ordered.append((face, card, was_run))
+        jokers = region.joker_items.get(face, [])
+        for card, was_run in jokers[: len(jokers) - x]:
+            ordered.append((64 + face, card, was_run))
+        hand_cards = hand_naturals.get(face, [])[:o]
+        placed.extend(hand_cards)
+        tokens = [t for t, _, r in ordered if r]
+        tokens += [face] * o + [64 + face] * w
+        tokens += [t for t, _, r in ordered if not r]
+        for token, card, _ in ordered:
+            pool.setdefault(token, []).append(card)
+        pool.setdefault(face, []).extend(hand_cards)
+        pool.setdefault(64 + face, []).extend(wild_pool.pop(0).declare(face) for _ in range(w))
+        run_tokens, rest = tokens[:u], tokens[u:]
+        high_tokens, group_tokens = rest[:h], rest[h:]
+        assert len(group_tokens) == g
+        group_items.extend((suit, t) for t in group_tokens)
+        high_stash[suit].extend(high_tokens)
+        runs = open_runs[suit]
+        if rank == 1:
+            runs.extend((1, [t]) for t in run_tokens)
+        else:
+            shorts = [r for r in runs if len(r[1]) < size]
+            longs = [r for r in runs if len(r[1]) >= size]
+            longs.sort(key=lambda r: r[0] == 1)  # keep runs that can take a high ace
+            extend = shorts + longs[: u - len(shorts)]
+            for r in longs[u - len(shorts) :]:
+                close(r[1])
+            feed = iter(run_tokens)
+            for r in extend:
+                r[1].append(next(feed))
+            open_runs[suit] = extend + [(rank, [t]) for t in feed]
+        if suit == 3:
+            _make_groups(group_items, new_melds, size, max_set)
+            group_items = []
+    for suit in range(4):
+        runs = open_runs[suit]
+        stash = high_stash[suit]
+        shorts = [r for r in runs if len(r[1]) < size]
+        longs = [r for r in runs if len(r[1]) >= size and r[0] != 1]
+        extend = shorts + longs[: len(stash) - len(shorts)]
+        for r, token in zip(extend, stash, strict=True):
+            r[1].append(token)
+        for r in runs:
+            close(r[1])
+
+    # Present: untouched open melds keep their cards and order; others take from pools.
+    result: list[tuple[Card, ...] | None] = [None] * len(melds)
+    opened = set(region.open_melds)
+    for index in range(len(melds)):
+        if index not in opened:
+            result[index] = melds[index]
+    untouched = len(melds) - len(opened)
+    by_tokens: dict[tuple[int, ...], list[int]] = {}
+    for index in region.open_melds:
+        by_tokens.setdefault(tuple(sorted(_token(c) for c in melds[index])), []).append(index)
+    leftovers: list[list[int]] = []
+    for tokens in new_melds:
+        key = tuple(sorted(tokens))
+        candidates = by_tokens.get(key)
+        if candidates:
+            index = candidates[0]
+            original = melds[index]
+            if _take_exact(pool, original):
+                candidates.pop(0)
+                result[index] = original
+                untouched += 1
+                continue
+        leftovers.append(tokens)
+    # A changed meld takes the place of the old meld it shares most cards with; a group
+    # keeps that meld's card order, new cards after.
+    free = [i for i in region.open_melds if result[i] is None]
+    appended: list[tuple[Card, ...]] = []
+    scored = []
+    for n, tokens in enumerate(leftovers):
+        have = Counter(tokens)
+        for index in free:
+            shared = sum((have & Counter(_token(c) for c in melds[index])).values())
+            if shared:
+                scored.append((-shared, n, index))
+    scored.sort()
+    home: dict[int, int] = {}
+    taken: set[int] = set()
+    for _shared, n, index in scored:
+        if n not in home and index not in taken:
+            home[n] = index
+            taken.add(index)
+    for n, tokens in enumerate(leftovers):
+        index = home.get(n, -1)
+        cards = tuple(pool[t].pop(0) for t in tokens)
+        if _same_rank(tokens):
+            # Groups: the old meld's cards in their order, then table cards, then the hand.
+            order: dict[int, int] = {}
+            for position, card in enumerate(melds[index] if index >= 0 else ()):
+                order.setdefault(_token(card), position)
+            from_hand = {int(c) for c in placed}
+            cards = tuple(
+                sorted(
+                    cards,
+                    key=lambda c: (order.get(_token(c), 99), int(c.physical) in from_hand, c),
+                )
+            )
+        if index >= 0:
+            result[index] = cards
+        else:
+            appended.append(cards)
+    layout = [m for m in result if m is not None] + appended
+    return layout, placed, freed_faces, untouched
+
+
+def _same_rank(tokens: Sequence[int]) -> bool:
+    return len({(t & 63) % 13 for t in tokens}) == 1
+
+
+def _take_exact(pool: dict[int, list[Card]], cards: Sequence[Card]) -> bool:
+    """Remove exactly these physical cards from the pools, if they are all there."""
+    need = Counter(int(c) for c in cards)
+    for card, count in need.items():
+        have = sum(1 for c in pool.get(_token(Card(card)), []) if int(c) == card)
+        if have < count:
+            return False
+    for card in cards:
+        bucket = pool[_token(card)]
+        bucket.remove(card)
+    return True
+
+
+def _make_groups(
+    items: list[tuple[int, int]], out: list[list[int]], size: int, max_set: int
+) -> None:
+    """Split one rank's group items (suit, token) into as few groups as possible."""
+    if not items:
+        return
+    per_suit = Counter(s for s, _ in items)
+    groups = max(max(per_suit.values()), -(-len(items) // max_set))
+    assert groups * size <= len(items)
+    items.sort(key=lambda item: (-per_suit[item[0]], item[0]))
+    made: list[list[tuple[int, int]]] = [[] for _ in range(groups)]
+    for i, item in enumerate(items):
+        made[i % groups].append(item)
+    for group in made:
+        out.append([t for _, t in sorted(group)])
+
+
+# --------------------------------------------------------------------------- best_placement
+
+
+def _near_faces(faces: set[int]) -> tuple[set[int], set[tuple[int, int]]]:
+    """Ranks, and (suit, rank) neighbours, a face near one of ``faces`` may have."""
+    ranks: set[int] = set()
+    spots: set[tuple[int, int]] = set()
+    for face in faces:
+        suit, rank = divmod(face, 13)
+        rank += 1
+        ranks.add(rank)
+        for r in (rank - 1, rank, rank + 1):
+            spots.add((suit, 13 if r == 0 else 1 if r == 14 else r))
+    return ranks, spots
+
+
+def _meld_faces(meld: Sequence[Card]) -> set[int]:
+    out = set()
+    for card in meld:
+        face = card.declared if card.is_joker else card
+        if face is not None:
+            out.add(int(face) & 63)
+    return out
+
+
+def _rings(melds: list[tuple[Card, ...]], seeds: set[int], count: int) -> list[list[int]]:
+    """Growing sets of melds around ``seeds``: melds with a card of a seed's rank, or of
+    its suit one rank away, then the same around everything opened so far."""
+    faces = set(seeds)
+    opened: set[int] = set()
+    rings: list[list[int]] = []
+    meld_faces = [_meld_faces(m) for m in melds]
+    for _ in range(count):
+        ranks, spots = _near_faces(faces)
+        grown = {
+            i
+            for i, mf in enumerate(meld_faces)
+            if i in opened or any(f % 13 + 1 in ranks or (f // 13, f % 13 + 1) in spots for f in mf)
+        }
+        if grown == opened:
+            break
+        opened = grown
+        rings.append(sorted(opened))
+        for i in opened:
+            faces |= meld_faces[i]
+    return rings
+
+
+def best_placement(
+    table: Sequence[Sequence[int]],
+    hand: Sequence[int],
+    *,
+    rules: MeldRules = CAROUSEL_MELDS,
+    decks: int = 2,
+    joker_copy_limit: bool = True,
+    objective: Literal["value", "count"] = "value",
+    joker_value: int = 25,
+) -> Placement | None:
+    """The hand cards to lay for the greatest value (or count), with a legal layout.
+
+    ``objective="value"`` maximises the Carousel hand value laid (joker
+    ``joker_value``, courts 10, pips, ace 1), ties going to more cards;
+    ``objective="count"`` maximises the cards laid, ties going to more value. Every
+    table card is used, jokers keep their declaration unless freed by a real card
+    (rules/carousel.md section 3), freed jokers are re-declared and stay on the table,
+    and with ``joker_copy_limit`` no face appears more than ``decks`` times. Returns
+    ``None`` when no hand card can be laid (a meld action needs one).
+
+    The answer is exact (checked against an ILP in the tests). The layout keeps the
+    old melds that need not change: a first search opens only the melds near the hand's
+    cards (when they are under 60% of the table), the exact search over the whole table
+    then only looks for more; a better layout found there is re-solved with only the
+    melds near the cards that move opened (growing rings), keeping the first that
+    reaches the same optimum. Within the opened melds the search prefers layouts that
+    keep run cards in runs, group cards in groups and jokers at their declaration.
+
+    >>> from rummykit.cards import parse_cards as p
+    >>> table, hand = [p("4S JK=5S 6S"), p("9H 9S 9C")], p("5S 2D")
+    >>> best = best_placement(table, hand)
+    >>> format_cards(best.cards), best.value, format_cards(best.freed), best.untouched
+    ('5S', 5, '5S', 1)
+    >>> check_layout(table, best.layout, hand).cards == best.cards
+    True
+    >>> best_placement([p("7D 7S 7C")], p("KH 2C 9D")) is None
+    True
+
+    Raises:
+        ValueError: unsupported ``rules`` (the solver needs any number of jokers per
+            meld, ``max_run_size >= 13``) or a table joker without a declaration.
+    """
+    _check_rules(rules, decks)
+    if objective not in ("value", "count"):
+        raise ValueError(f"objective must be 'value' or 'count', not {objective!r}")
+    melds = _as_melds(table)
+    hand_cards = [Card(c) for c in hand]
+    hand_naturals: dict[int, list[Card]] = {}
+    hand_jokers: list[Card] = []
+    for card in hand_cards:
+        if card.is_joker:
+            hand_jokers.append(card)
+        else:
+            hand_naturals.setdefault(card.face, []).append(card)
+    hand_real = Counter({f: len(cs) for f, cs in hand_naturals.items()})
+    table_items = sum(len(m) for m in melds)
+    if sum(1 for m in melds for c in m if c.is_joker) + len(hand_jokers) > 8:
+        raise ValueError("the arrangement solver handles at most 8 jokers")
+
+    # Lexicographic objective packed into one integer, above the layout tie-break.
+    stable = 2 * table_items + 1
+    values = [card_value_gin(f) for f in range(52)]
+    if objective == "value":
+        per_count = len(hand_cards) + 1
+        weight = [(v * per_count + 1) * stable for v in values]
+        joker_weight = (joker_value * per_count + 1) * stable
+    else:
+        per_value = sum(values[c.face] for c in hand_cards if not c.is_joker)
+        per_value += joker_value * len(hand_jokers) + 1
+        weight = [(per_value + v) * stable for v in values]
+        joker_weight = (per_value + joker_value) * stable
+
+    def region(open_melds: list[int]) -> _Region:
+        return _make_region(
+            melds,
+            open_melds,
+            hand_real,
+            len(hand_jokers),
+            rules=rules,
+            decks=decks,
+            joker_copy_limit=joker_copy_limit,
+            weight=weight,
+            joker_weight=joker_weight,
+            unit=stable,
+        )
+
+    everything = region(list(range(len(melds))))
+    full = _Dp(everything.problem)
+    top = full.upper_bound()
+    if top // stable <= 0:
+        return None  # the table cannot be laid out, or no hand card fits anywhere
+
+    # First the melds around the hand's cards only: often that is all a player needs.
+    chosen: tuple[_Region, _Solved] | None = None
+    hand_faces = {c.face for c in hand_cards if not c.is_joker}
+    for ring in _rings(melds, hand_faces, 1):
+        if sum(len(melds[i]) for i in ring) <= 0.6 * table_items:
+            local = region(ring)
+            found = _Dp(local.problem).depth_first()
+            if found is not None and found.score // stable > 0:
+                chosen = (local, found)
+    floor = 0 if chosen is None else chosen[1].score // stable  # a meld lays >= 1 card
+    better = full.depth_first(floor=floor)
+    if better is not None:
+        chosen = (everything, better)
+        # Re-solve with only the melds around the cards that move opened.
+        primary = better.score // stable
+        seeds: set[int] = set()
+        for rank, suit, x, o, w, *_ in better.choices:
+            if x or o or w:
+                seeds.add(suit * 13 + rank - 1)
+        for ring in _rings(melds, seeds, 3):
+            if sum(len(melds[i]) for i in ring) > 0.6 * table_items:
+                break
+            candidate = region(ring)
+            attempt = _Dp(candidate.problem).depth_first(floor=primary - 1, target=primary)
+            if attempt is not None:
+                chosen = (candidate, attempt)
+                break
+    if chosen is None:
+        return None
+    chosen_region, chosen_solved = chosen
+    layout, placed, freed, untouched = _lay_out(
+        chosen_region,
+        chosen_solved,
+        melds,
+        hand_naturals,
+        hand_jokers,
+        rules.min_size,
+        rules.max_set_size,
+    )
+    return Placement(
+        layout=tuple(layout),
+        cards=tuple(placed),
+        value=sum(placement_value(c, joker_value) for c in placed),
+        count=len(placed),
+        freed=tuple(sorted(freed)),
+        untouched=untouched,
+    )
