@@ -17,7 +17,7 @@ app = typer.Typer(
 )
 
 RAMI_VARIANTS = ("rami51", "rami40", "rami51-house", "rami40-house")
-VARIANTS = ("gin", *RAMI_VARIANTS)
+VARIANTS = ("gin", "carousel", *RAMI_VARIANTS)
 
 
 def _parse_option(text: str, rules_type: type[Any]) -> tuple[str, Any]:
@@ -48,15 +48,21 @@ def _parse_option(text: str, rules_type: type[Any]) -> tuple[str, Any]:
 @app.command()
 def play(
     variant: Annotated[
-        str, typer.Argument(help="Which game: gin, rami51, rami40, rami51-house, rami40-house.")
+        str,
+        typer.Argument(
+            help="Which game: gin, carousel, rami51, rami40, rami51-house, rami40-house."
+        ),
     ] = "gin",
     bot: Annotated[
         str, typer.Option(help=f"Your opponent(s): {', '.join(GIN_BOTS)}.")
     ] = "heuristic",
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible deal.")] = None,
     players: Annotated[
-        int, typer.Option(help="Rami: players at the table, you included (2-6).")
-    ] = 4,
+        int | None,
+        typer.Option(
+            help="Rami (2-6, default 4) or Carousel (2-5, default 3): players, you included."
+        ),
+    ] = None,
     knock_limit: Annotated[int | None, typer.Option(help="Most deadwood to knock (10).")] = None,
     target: Annotated[int | None, typer.Option(help="Points that end the match (100).")] = None,
     big_gin_bonus: Annotated[
@@ -76,7 +82,10 @@ def play(
             f"unknown variant {variant!r}; available: {', '.join(VARIANTS)}", param_hint="VARIANT"
         )
     if variant in RAMI_VARIANTS:
-        _play_rami(variant, players=players, bot=bot, seed=seed, options=option or [])
+        _play_rami(variant, players=players or 4, bot=bot, seed=seed, options=option or [])
+        return
+    if variant == "carousel":
+        _play_carousel(players=players or 3, bot=bot, seed=seed, options=option or [])
         return
     changes: dict[str, Any] = {}
     for name, value in (("knock_limit", knock_limit), ("target", target)):
@@ -97,6 +106,28 @@ def play(
     from rummykit.terminal.gin_game import GinTerminalGame
 
     GinTerminalGame(opponent, rules=rules, seed=seed).run()
+
+
+def _play_carousel(*, players: int, bot: str, seed: int | None, options: list[str]) -> None:
+    """Carousel in the terminal: you and ``players - 1`` bots."""
+    from rummykit.bots.carousel_bots import CarouselHeuristicBot, CarouselRandomBot
+    from rummykit.terminal.carousel_game import CarouselTerminalGame
+    from rummykit.variants.carousel import CarouselRules
+
+    if not 2 <= players <= 5:
+        raise typer.BadParameter(f"carousel is played by 2-5 players, not {players}")
+    if bot not in ("heuristic", "random"):
+        raise typer.BadParameter(f"unknown carousel bot {bot!r}; choose heuristic or random")
+    changes = dict(_parse_option(text, CarouselRules) for text in options)
+    try:
+        rules = CarouselRules(**changes)
+    except (ValueError, TypeError) as error:
+        raise typer.BadParameter(str(error)) from None
+    bots: list[CarouselHeuristicBot | CarouselRandomBot] = [
+        CarouselHeuristicBot(rules) if bot == "heuristic" else CarouselRandomBot(seed)
+        for _ in range(players - 1)
+    ]
+    CarouselTerminalGame(bots, rules=rules, seed=seed).run()
 
 
 def _play_rami(
@@ -181,6 +212,113 @@ def serve(
         ws_per_message_deflate=ws_compression,
         access_log=log_level == "debug",
     )
+
+
+@app.command()
+def tournament(
+    variant: Annotated[
+        str, typer.Argument(help="gin, carousel, rami, or a preset: rami40, rami51-house, ...")
+    ],
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated bot names, one per seat (fewer repeat in order). "
+            "Default: the two strongest registered bots."
+        ),
+    ] = None,
+    games: Annotated[int, typer.Option(help="Deals; each is played once per seat rotation.")] = 100,
+    seed: Annotated[int, typer.Option(help="The results depend on this seed only.")] = 0,
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: every core).")
+    ] = None,
+    backend: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option(help="Ray cluster to join (auto, ray://host:10001); default a local Ray."),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option(help="Seats at the table (default: the number of bots).")
+    ] = None,
+    json_path: Annotated[
+        str | None, typer.Option("--json", help="Write the results and every game as JSON.")
+    ] = None,
+    csv_path: Annotated[
+        str | None, typer.Option("--csv", help="Write the results table as CSV.")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A rule option as NAME=VALUE (repeatable)."),
+    ] = None,
+    load: Annotated[
+        list[str] | None,
+        typer.Option(help="Import a module or .py file that registers bots (repeatable)."),
+    ] = None,
+    progress: Annotated[
+        bool, typer.Option(help="Show a progress bar with an ETA on standard error.")
+    ] = True,
+) -> None:
+    """Play bots against each other on paired deals and print the results table."""
+    from rummykit.sim.registry import (
+        UnknownBotError,
+        UnknownVariantError,
+        find_variant,
+        load_plugin,
+        parse_rule_option,
+    )
+    from rummykit.sim.tournament import TournamentError, run_tournament
+
+    for target in load or ():
+        try:
+            load_plugin(target)
+        except (ImportError, OSError) as error:
+            raise typer.BadParameter(
+                f"cannot load {target!r}: {error}", param_hint="--load"
+            ) from None
+    try:
+        driver, _ = find_variant(variant)
+    except UnknownVariantError as error:
+        raise typer.BadParameter(str(error), param_hint="VARIANT") from None
+    options: dict[str, Any] = {}
+    for text in option or ():
+        try:
+            name, value = parse_rule_option(driver.rules_type, text)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--option") from None
+        options[name] = value
+    if games < 1:
+        raise typer.BadParameter(f"must be at least 1, not {games}", param_hint="--games")
+    if workers is not None and workers < 1:
+        raise typer.BadParameter(f"must be at least 1, not {workers}", param_hint="--workers")
+    if backend not in ("local", "ray"):
+        raise typer.BadParameter(f"local or ray, not {backend!r}", param_hint="--backend")
+    names = None if bots is None else [name.strip() for name in bots.split(",") if name.strip()]
+    try:
+        result = run_tournament(
+            variant,
+            names,
+            games=games,
+            seed=seed,
+            workers=workers,
+            backend="ray" if backend == "ray" else "local",
+            address=address,
+            players=players,
+            rules=options,
+            progress=progress,
+        )
+    except UnknownBotError as error:
+        raise typer.BadParameter(str(error), param_hint="--bots") from None
+    except TournamentError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from None
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    typer.echo(result.table())
+    if json_path is not None:
+        result.write_json(json_path)
+        typer.echo(f"wrote {json_path}")
+    if csv_path is not None:
+        result.write_csv(csv_path)
+        typer.echo(f"wrote {csv_path}")
 
 
 @app.command()
