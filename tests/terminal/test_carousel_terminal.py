@@ -10,6 +10,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from rummykit.bots.carousel_bots import CarouselHeuristicBot, CarouselRandomBot
 from rummykit.cards import format_cards
@@ -186,7 +187,7 @@ def test_whole_game_through_typed_commands() -> None:
         typed.append(as_command(action, len(typed)))
         return typed[-1]
 
-    bots = [CarouselHeuristicBot(), CarouselRandomBot(4)]
+    bots: list[Any] = [CarouselHeuristicBot(), CarouselRandomBot(4)]
     game = CarouselTerminalGame(bots, seed=6, input_fn=read, output_fn=out.append)
     result = game.run()
     assert result.is_over

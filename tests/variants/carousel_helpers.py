@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from rummykit.cards import JOKER_FACE, Card, DeckSpec, build_deck, parse_cards
+from rummykit.cards import Card, DeckSpec, build_deck, parse_cards
 from rummykit.core import IllegalActionError
 from rummykit.variants.carousel import (
     CarouselAction,
@@ -275,14 +275,3 @@ def assert_illegal(
 def table_text(hand: CarouselHand) -> list[str]:
     """The table in notation, one string per meld."""
     return [" ".join(str(c) for c in m) for m in hand.table]
-
-
-def record_round_trip(record: dict[str, Any]) -> dict[str, Any]:
-    """A record through JSON text and back."""
-    loaded: dict[str, Any] = json.loads(json.dumps(record))
-    return loaded
-
-
-def joker_count(hand: CarouselHand) -> int:
-    """Jokers on the table."""
-    return sum(1 for m in hand.table for c in m if c.face == JOKER_FACE)

@@ -129,7 +129,7 @@ def test_finished_game_refuses_actions() -> None:
 
 
 def test_dealer_rotation_and_first_player_over_a_whole_game() -> None:
-    bots = [CarouselHeuristicBot(), CarouselRandomBot(1), CarouselRandomBot(2)]
+    bots: list[Any] = [CarouselHeuristicBot(), CarouselRandomBot(1), CarouselRandomBot(2)]
     game = CarouselGame(players=3, seed=21, first_dealer=1)
     starts: list[tuple[int, int, int]] = []
     while not game.is_over:

@@ -140,8 +140,11 @@ def test_round_bonus_to() -> None:
 
 
 def test_round_bonus_to_in_a_played_game() -> None:
-    for option, totals in (("others", (250, 12 + 25)), ("all", (250 + 50, 12 + 25))):
-        game = CarouselGame(CarouselRules(round_bonus_to=option), players=2, seed=1)
+    for rules, totals in (
+        (CarouselRules(round_bonus_to="others"), (250, 12 + 25)),
+        (CarouselRules(round_bonus_to="all"), (250 + 50, 12 + 25)),
+    ):
+        game = CarouselGame(rules, players=2, seed=1)
         play_knock(game, 0, [1, 76])  # 75
         play_knock(game, 0, [5, 3])  # undercut: seat 1 scores 2 + 10
         play_knock(game, 0, [1, 76])  # 150
@@ -286,10 +289,11 @@ def test_nonknocker_ties() -> None:
 
 
 def test_nonknocker_ties_after_the_final_lap() -> None:
-    # Example 8: the lap ends with seat 2; the turn order then starts with seat 0.
+    # Example 8: with nobody knocking, ties share the win under either option
+    # (section 5.6); knocker_rule_only only changes ties in a knocked hand.
     for rules, points in (
         (DEFAULT, (12, 12, 0)),
-        (CarouselRules(nonknocker_ties="knocker_rule_only"), (12, 0, 0)),
+        (CarouselRules(nonknocker_ties="knocker_rule_only"), (12, 12, 0)),
     ):
         lap = final_lap_position(["8S", "8H", "KS KH"], current=0, turns_left=3, rules=rules)
         for _ in range(3):

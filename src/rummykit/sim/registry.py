@@ -832,7 +832,7 @@ def _gin_heuristic(*, seed: int, rules: Any, players: int) -> AnyBot:
 def _carousel_random(*, seed: int, rules: Any, players: int) -> AnyBot:
     from rummykit.bots.carousel_bots import CarouselRandomBot
 
-    return CarouselRandomBot(seed)
+    return CarouselRandomBot(seed, rules=rules)
 
 
 def _carousel_heuristic(*, seed: int, rules: Any, players: int) -> AnyBot:

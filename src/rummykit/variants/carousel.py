@@ -273,7 +273,13 @@ def score_carousel_hand(
     else:
         winners = tied
         knocker_tie = False
-    if len(winners) > 1 and not knocker_tie and rules.nonknocker_ties == "knocker_rule_only":
+    # Without a knock (stock exhausted) ties always share the win (section 5.6).
+    if (
+        len(winners) > 1
+        and not knocker_tie
+        and knocker is not None
+        and rules.nonknocker_ties == "knocker_rule_only"
+    ):
         start = (knocker + 1) % players if knocker is not None else first_seat
         order = [(start + i) % players for i in range(players)]
         winners = [min(winners, key=order.index)]
