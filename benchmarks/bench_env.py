@@ -1,29 +1,38 @@
-"""Environment steps per second: rummykit's gin environments next to OpenSpiel and RLCard.
+"""Environment steps per second: rummykit's gin environments next to OpenSpiel and RLCard,
+and rummykit's Rami environment.
 
-Every row plays uniformly random *legal* actions, one hand per episode, and counts
-decisions (steps) per second:
+Every row plays uniformly random *legal* actions and counts decisions (steps) per
+second:
 
 * ``engine``: rummykit's ``GinHand`` alone (``legal_actions()`` + ``apply``), no ids,
   no observation: the bound every wrapper sits on.
 * ``table``: :class:`rummykit.rl.gin_table.GinTable`, the 241-id decision process,
   without observations.
 * ``pettingzoo gin_v0``: the AEC loop users write (``agent_iter``, ``last()`` with the
-  observation array and the action mask, a random id from the mask, ``step``).
+  observation array and the action mask, a random id among the mask's nonzero
+  entries, ``step``). The ``np.flatnonzero`` row is the same loop reading the mask with
+  ``np.flatnonzero`` (numpy's wrapper costs about 8% of a step here), to compare with
+  figures measured before the loop switched to ``mask.nonzero()[0]``.
 * ``gymnasium GinEnv (random bot)``: the agent's steps only, the bot's moves included
   in their time.
 * peers, in a subprocess of ``benchmarks/.peers`` (see ``_peer_env.py``): OpenSpiel's
   ``gin_rummy`` with ``observation_tensor`` at every step (and without), and RLCard's
   ``gin-rummy`` through ``env.step``.
+* Rami (no peer exists): the engine round with random legal finite actions (draws,
+  end of play, discards: no macro-actions), the 165-id ``RamiTable`` and the
+  PettingZoo ``rami_v0`` loop, 4 players, one round per episode. The id rows also
+  open, meld, lay off and swap jokers, so their solver calls are part of the figure.
 
-Rates use CPU time of the measuring process (``time.process_time``), one core, so a
-busy machine skews them less; wall-clock rates are printed beside them. Timings are
-information, never pass/fail.
+Gin episodes are one hand. Rates use CPU time of the measuring process
+(``time.process_time``), one core, so a busy machine skews them less; wall-clock rates
+are printed beside them. Timings are information, never pass/fail.
 
 Run from the repository root::
 
     .venv/bin/python benchmarks/bench_env.py            # 100,000 steps per row
     .venv/bin/python benchmarks/bench_env.py --quick    # 10,000
     .venv/bin/python benchmarks/bench_env.py --profile  # cProfile of the PettingZoo loop
+    .venv/bin/python benchmarks/bench_env.py --profile rami
 """
 
 from __future__ import annotations
@@ -47,6 +56,7 @@ PEER_INSTALL = (
     "python3 -m venv benchmarks/.peers && benchmarks/.peers/bin/pip install open_spiel rlcard numpy"
 )
 Play = Callable[[int, random.Random], tuple[int, int]]
+RAMI_PLAYERS = 4
 
 
 def progress(message: str) -> None:
@@ -96,14 +106,12 @@ def table_play(steps: int, rng: random.Random) -> tuple[int, int]:
     return done, episodes
 
 
-def pettingzoo_play(steps: int, rng: random.Random) -> tuple[int, int]:
+def aec_play(env: Any, steps: int, rng: random.Random, *, flat: bool = False) -> tuple[int, int]:
+    """The PettingZoo AEC loop with random masked actions; (steps, episodes)."""
     import numpy as np
 
-    from rummykit.rl.pettingzoo import gin_v0
-
-    env = gin_v0.env()
-    done = episodes = 0
     flatnonzero = np.flatnonzero
+    done = episodes = 0
     while done < steps:
         env.reset(seed=rng.getrandbits(63))
         episodes += 1
@@ -112,10 +120,59 @@ def pettingzoo_play(steps: int, rng: random.Random) -> tuple[int, int]:
             if termination or truncation:
                 env.step(None)
                 continue
-            legal = flatnonzero(observation["action_mask"])
+            mask = observation["action_mask"]
+            legal = flatnonzero(mask) if flat else mask.nonzero()[0]
             env.step(int(legal[rng.randrange(len(legal))]))
             done += 1
     return done, episodes
+
+
+def pettingzoo_play(steps: int, rng: random.Random) -> tuple[int, int]:
+    from rummykit.rl.pettingzoo import gin_v0
+
+    return aec_play(gin_v0.env(), steps, rng)
+
+
+def pettingzoo_flat_play(steps: int, rng: random.Random) -> tuple[int, int]:
+    from rummykit.rl.pettingzoo import gin_v0
+
+    return aec_play(gin_v0.env(), steps, rng, flat=True)
+
+
+def rami_engine_play(steps: int, rng: random.Random) -> tuple[int, int]:
+    from rummykit.variants.rami import RamiRules, new_round
+
+    rules = RamiRules()
+    done = episodes = 0
+    while done < steps:
+        rnd = new_round(rules, RAMI_PLAYERS, rng.getrandbits(63), dealer=episodes % RAMI_PLAYERS)
+        episodes += 1
+        while not rnd.is_over:
+            legal = rnd.legal_actions()
+            rnd.apply(legal[rng.randrange(len(legal))])
+            done += 1
+    return done, episodes
+
+
+def rami_table_play(steps: int, rng: random.Random) -> tuple[int, int]:
+    from rummykit.rl.rami_table import RamiTable
+
+    table = RamiTable(players=RAMI_PLAYERS)
+    done = episodes = 0
+    while done < steps:
+        table.reset(rng.getrandbits(63))
+        episodes += 1
+        while not table.is_over:
+            legal = table.legal_ids()
+            table.step(legal[rng.randrange(len(legal))])
+            done += 1
+    return done, episodes
+
+
+def rami_play(steps: int, rng: random.Random) -> tuple[int, int]:
+    from rummykit.rl.pettingzoo import rami_v0
+
+    return aec_play(rami_v0.env(players=RAMI_PLAYERS), steps, rng)
 
 
 def gymnasium_play(steps: int, rng: random.Random) -> tuple[int, int]:
@@ -157,20 +214,45 @@ def run_peers(peer_python: Path, steps: int, seed: int) -> tuple[dict[str, Any] 
     return report, notes
 
 
+def print_rows(title: str, rows: list[tuple[str, dict[str, float]]], unit: str) -> dict[str, float]:
+    print(f"\n{title}")
+    header = f"{'environment':<44} {'steps/s (cpu)':>14} {'steps/s (wall)':>15} {unit:>11}"
+    print(header)
+    print("-" * len(header))
+    rates = {}
+    for label, stats in rows:
+        cpu_rate = stats["steps"] / stats["cpu"] if stats["cpu"] > 0 else float("inf")
+        wall_rate = stats["steps"] / stats["wall"] if stats["wall"] > 0 else float("inf")
+        rates[label] = cpu_rate
+        print(
+            f"{label:<44} {cpu_rate:>14,.0f} {wall_rate:>15,.0f} "
+            f"{stats['steps'] / max(stats['episodes'], 1):>11.1f}"
+        )
+    return rates
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--steps", type=int, help="steps per row (default 100000)")
     parser.add_argument("--quick", action="store_true", help="10,000 steps per row")
     parser.add_argument("--seed", type=int, default=20240601)
-    parser.add_argument("--profile", action="store_true", help="profile the PettingZoo loop")
+    parser.add_argument(
+        "--profile",
+        nargs="?",
+        const="gin",
+        choices=("gin", "rami"),
+        help="profile the PettingZoo loop of gin_v0 (default) or rami_v0",
+    )
     parser.add_argument("--no-peers", action="store_true", help="rummykit's rows only")
+    parser.add_argument("--no-rami", action="store_true", help="skip the Rami rows")
     parser.add_argument("--peers-python", type=Path, default=DEFAULT_PEER_PYTHON)
     args = parser.parse_args(argv)
     steps = args.steps or (10_000 if args.quick else 100_000)
 
     if args.profile:
         profiler = cProfile.Profile()
-        profiler.runcall(pettingzoo_play, steps, random.Random(args.seed))
+        play = rami_play if args.profile == "rami" else pettingzoo_play
+        profiler.runcall(play, steps, random.Random(args.seed))
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return 0
 
@@ -179,6 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("rummykit engine (GinHand)", engine_play),
         ("rummykit table (241 ids, no observation)", table_play),
         ("rummykit pettingzoo gin_v0", pettingzoo_play),
+        ("rummykit pettingzoo gin_v0 (np.flatnonzero)", pettingzoo_flat_play),
         ("rummykit gymnasium GinEnv vs random bot", gymnasium_play),
     ):
         progress(f"{label}: {steps} steps")
@@ -194,26 +277,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         for key, title in titles.items():
             if report is not None and key in report["peers"]:
                 rows.append((title, report["peers"][key]))
+    rami_rows: list[tuple[str, dict[str, float]]] = []
+    if not args.no_rami:
+        rami_steps = max(steps // 4, 1000)
+        for label, play in (
+            ("rummykit engine (RamiRound, finite actions)", rami_engine_play),
+            ("rummykit table (165 ids, no observation)", rami_table_play),
+            ("rummykit pettingzoo rami_v0", rami_play),
+        ):
+            progress(f"{label}: {rami_steps} steps")
+            rami_rows.append((label, timed(play, rami_steps, args.seed)))
 
-    print(f"\nGin environment steps per second ({steps:,} steps per row, random legal actions)")
-    header = f"{'environment':<44} {'steps/s (cpu)':>14} {'steps/s (wall)':>15} {'steps/hand':>11}"
-    print(header)
-    print("-" * len(header))
-    rates = {}
-    for label, stats in rows:
-        cpu_rate = stats["steps"] / stats["cpu"] if stats["cpu"] > 0 else float("inf")
-        wall_rate = stats["steps"] / stats["wall"] if stats["wall"] > 0 else float("inf")
-        rates[label] = cpu_rate
-        print(
-            f"{label:<44} {cpu_rate:>14,.0f} {wall_rate:>15,.0f} "
-            f"{stats['steps'] / max(stats['episodes'], 1):>11.1f}"
-        )
+    rates = print_rows(
+        f"Gin environment steps per second ({steps:,} steps per row, random legal actions)",
+        rows,
+        "steps/hand",
+    )
     ours = rates.get("rummykit pettingzoo gin_v0")
     rlcard = rates.get("RLCard gin-rummy env.step")
     if ours and rlcard:
         print(f"\npettingzoo gin_v0 / RLCard: {ours / rlcard:.1f}x (target >= 3x)")
     if ours:
         print(f"pettingzoo gin_v0: {ours:,.0f} steps/s (target >= 20,000 on one core)")
+    if rami_rows:
+        print_rows(
+            f"Rami environment steps per second ({RAMI_PLAYERS} players, "
+            f"{rami_steps:,} steps per row, random legal actions; no peer)",
+            rami_rows,
+            "steps/round",
+        )
     if notes:
         print(f"\n{notes}")
     print(

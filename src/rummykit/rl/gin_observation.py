@@ -75,11 +75,18 @@ _PLANE_BITS: Final = 52 * len(_CARD_PLANES)
 _BINARY_BITS: Final = _PLANE_BITS + 2 + len(PHASES)
 """The planes, ``to_act``, ``dealer`` and ``phase`` are 0/1: they come from one integer."""
 _STOCK: Final = _BINARY_BITS
-_TO_BITS: Final = bytes.maketrans(b"01", b"\x00\x01")
 _PHASE_BIT: Final = {name: 1 << (_PLANE_BITS + 2 + index) for index, name in enumerate(PHASES)}
 _TO_ACT_BIT: Final = 1 << _PLANE_BITS
 _DEALER_BIT: Final = 1 << (_PLANE_BITS + 1)
-_FORMAT: Final = f"0{OBSERVATION_SIZE}b"
+_BYTES: Final = (OBSERVATION_SIZE + 7) // 8
+_TAKEN_BIT: Final = (*(1 << (52 + card) for card in range(52)), 0)
+"""The ``taken_card`` bit of each card; index -1 (nothing taken) gives 0."""
+_UPCARD_BIT: Final = tuple(1 << (104 + card) for card in range(52))
+_PILE_BIT: Final = tuple(1 << (156 + card) for card in range(52))
+_unpack_bits: Final = np.unpackbits
+_from_buffer: Final = np.frombuffer
+_UINT8: Final = np.dtype(np.uint8)
+_FLOAT32: Final = np.dtype(np.float32)
 
 
 def observation_high() -> npt.NDArray[np.float32]:
@@ -100,31 +107,34 @@ def encode_view(
     view: SeatView, stage: str | None = None, knock_melds: int = 0
 ) -> npt.NDArray[np.float32]:
     """The observation array of a seat view (and the seat's knock macro, if any)."""
-    pile = view.pile
-    top = 1 << pile[-1] if pile else 0
-    below = view.pile_mask & ~top
     hand = view.hand
     known = view.opponent_known
+    pile_mask = view.pile_mask
+    # Few big-integer operations: each costs as much as the bits it moves.
     bits = (
         hand
-        | ((1 << view.taken) if view.taken >= 0 else 0) << 52
-        | top << 104
-        | below << 156
+        | _TAKEN_BIT[view.taken]
         | known << 208
         | view.opponent_discarded << 260
         | view.opponent_declined << 312
-        | (_FULL & ~(hand | top | below | known)) << 364
-        | knock_melds << 416
+        | (_FULL ^ (hand | pile_mask | known)) << 364  # unknown: none of the above
         | _PHASE_BIT[stage or view.phase]
     )
+    pile = view.pile
+    if pile:
+        top = pile[-1]  # the upcard plane; the discard_pile plane is the rest of the pile
+        bits |= _UPCARD_BIT[top] | ((pile_mask << 156) ^ _PILE_BIT[top])
+    if knock_melds:
+        bits |= knock_melds << 416
     if view.to_act:
         bits |= _TO_ACT_BIT
     if view.dealer:
         bits |= _DEALER_BIT
-    # One pass from the integer to 0/1 bytes (lowest bit first), then to float32.
-    out = np.frombuffer(
-        format(bits, _FORMAT)[::-1].encode("ascii").translate(_TO_BITS), dtype=np.uint8
-    ).astype(np.float32)
+    # The integer's bytes (lowest bit first), one bit per value, then float32: three
+    # numpy calls with positional arguments (keywords cost as much as the work).
+    out = _unpack_bits(
+        _from_buffer(bits.to_bytes(_BYTES, "little"), _UINT8), None, OBSERVATION_SIZE, "little"
+    ).astype(_FLOAT32)
     out[_STOCK] = view.stock_size / _STOCK_SIZE
     out[_STOCK + 1] = view.opponent_hand_size / 11
     scores = view.scores
@@ -137,5 +147,4 @@ def encode_view(
 
 def encode_observation(table: GinTable, seat: int) -> npt.NDArray[np.float32]:
     """The observation array of ``seat`` at a gin table."""
-    stage, melds = table.knock_stage(seat)
-    return encode_view(table.view(seat), stage, melds)
+    return encode_view(*table.seat_state(seat))

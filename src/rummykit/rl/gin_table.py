@@ -219,6 +219,12 @@ class GinTable:
 
     num_actions: Final = NUM_ACTIONS
     num_seats: Final = 2
+    current_player: int
+    """The seat to act (kept up to date after every step: the wrappers read it a lot)."""
+    is_over: bool
+    """True once the hand (``hand`` episodes) or the match is over."""
+    version: int
+    """Changes whenever the state changes (the wrappers' cache key)."""
 
     def __init__(
         self,
@@ -252,13 +258,16 @@ class GinTable:
         self._match: GinMatch | None = None
         self._hand: GinHand | None = None
         self._pending: _Pending | None = None
-        self._choices: dict[int, GinAction | None] = {}
         self._legal: list[int] = []
+        self._actions: list[GinAction | None] = []
+        """The engine action of each legal id (``None``: a step of the knock macro)."""
         self._knocks: dict[int, GinAction] = {}
         self._big_gin: GinAction | None = None
         self._views: list[SeatView] = [SeatView(), SeatView()]
         self._views_version = -1
-        self._version = 0
+        self.version = 0
+        self.current_player = 0
+        self.is_over = False
         self.last_result: dict[str, Any] | None = None
         """The last finished hand's result (JSON form), for ``info``."""
 
@@ -275,22 +284,6 @@ class GinTable:
     def match(self) -> GinMatch | None:
         """The match in ``match`` episodes."""
         return self._match
-
-    @property
-    def current_player(self) -> int:
-        return self._hand.current_player  # type: ignore[union-attr]
-
-    @property
-    def is_over(self) -> bool:
-        """True once the hand (``hand`` episodes) or the match is over."""
-        match = self._match
-        if match is not None:
-            return match.result is not None
-        return self._hand.phase == "over"  # type: ignore[union-attr]
-
-    @property
-    def version(self) -> int:
-        return self._version
 
     def reset(self, seed: int | None = None, *, deck: Sequence[int] | None = None) -> None:
         """Deal a new episode from ``seed`` (or, for a hand, an explicit card order)."""
@@ -309,7 +302,7 @@ class GinTable:
             self._hand = new_hand(self.rules, hand_seed, dealer=dealer, deck=deck)
         self._pending = None
         self.last_result = None
-        self._version += 1
+        self.version += 1
         self._snapshot()
         self._compute_choices()
 
@@ -319,6 +312,20 @@ class GinTable:
 
     def action_string(self, action_id: int) -> str:
         return action_string(action_id)
+
+    def seat_state(self, seat: int) -> tuple[SeatView, str | None, int]:
+        """``(view(seat), *knock_stage(seat))`` in one call (the observation encoder's)."""
+        if not self.incremental:
+            return (self.view(seat), *self.knock_stage(seat))
+        view = self._views[seat]
+        hand = self._hand
+        assert hand is not None
+        view.phase = hand.phase
+        to_act = view.to_act = hand.current_player == seat
+        pending = self._pending
+        if pending is None or not to_act:
+            return view, None, 0
+        return view, pending.stage, pending.covered
 
     def knock_stage(self, seat: int) -> tuple[str | None, int]:
         """``(phase, melds mask)`` of ``seat``'s knock macro, or ``(None, 0)``."""
@@ -330,7 +337,7 @@ class GinTable:
     def view(self, seat: int) -> SeatView:
         """What ``seat`` knows now (shared object: do not modify)."""
         if not self.incremental:
-            if self._views_version != self._version:
+            if self._views_version != self.version:
                 self._snapshot()
             return self._views[seat]
         view = self._views[seat]
@@ -354,8 +361,8 @@ class GinTable:
             other._pending = _Pending(
                 pending.stage, pending.card, list(pending.melds), pending.covered
             )
-        other._choices = dict(self._choices)
         other._legal = list(self._legal)
+        other._actions = list(self._actions)
         other._knocks = dict(self._knocks)
         other._views = [replace(view, pile=list(view.pile)) for view in self._views]
         return other
@@ -382,19 +389,24 @@ class GinTable:
 
     def step(self, action_id: int) -> list[float]:
         """Apply one id for the seat to act; each seat's reward for this step."""
-        choices = self._choices
+        legal = self._legal
+        if type(action_id) is int:
+            key = action_id
+        else:
+            try:
+                key = -1 if isinstance(action_id, bool) else operator.index(action_id)
+            except TypeError:
+                key = -1
         try:
-            key = -1 if isinstance(action_id, bool) else operator.index(action_id)
-        except TypeError:
-            key = -1
-        if key not in choices:
+            index = legal.index(key)
+        except ValueError:
             seat = self.hand.current_player
             raise illegal_action_error(
-                action_id, seat, self._legal, [action_string(i) for i in self._legal]
-            )
+                action_id, seat, legal, [action_string(i) for i in legal]
+            ) from None
         pending = self._pending
         if pending is None:
-            action = choices[key]
+            action = self._actions[index]
             if action is None:  # 55: start the knock macro
                 self._pending = _Pending("knock_card")
                 self._changed()
@@ -434,7 +446,7 @@ class GinTable:
         return self._apply(action)
 
     def _changed(self) -> None:
-        self._version += 1
+        self.version += 1
         self._compute_choices()
 
     def _apply(self, action: GinAction) -> list[float]:
@@ -453,25 +465,40 @@ class GinTable:
             events = hand.apply(action)
             while hand.phase == "layoff":
                 events.extend(hand.apply(hand.legal_actions()[0]))
-            rewards = self._hand_rewards()
+            rewards = [0.0, 0.0] if hand.result is None else self._hand_rewards()
         self._pending = None
         if self.incremental:
-            boundary = False
-            for event in events:
-                if event.kind in _BOUNDARY:
-                    boundary = True
-                    break
-            if boundary:
-                self._snapshot()
-            else:
+            if len(events) == 1 and events[0].kind not in _BOUNDARY:
+                # The usual step: one event, which the engine has just appended to each
+                # seat's filtered history (``hand.seen``, what ``observation()`` shows).
+                event = events[0]
                 first, second = self._views
-                for event in events:
-                    visible = event.visible_to
-                    first.fold(event if visible is None or visible == 0 else event.seen_by(0), 0)
-                    second.fold(event if visible is None or visible == 1 else event.seen_by(1), 1)
-        self._version += 1
+                visible = event.visible_to
+                if visible is None:
+                    first.fold(event, 0)
+                    second.fold(event, 1)
+                elif hand.seen[visible][-1] is event:
+                    first.fold(hand.seen[0][-1], 0)
+                    second.fold(hand.seen[1][-1], 1)
+                else:
+                    self._fold(events)
+            else:
+                self._fold(events)
+        self.version += 1
         self._compute_choices()
         return rewards
+
+    def _fold(self, events: list[Event]) -> None:
+        """Bring both views up to date with the new events, each as that seat sees it."""
+        for event in events:
+            if event.kind in _BOUNDARY:
+                self._snapshot()
+                return
+        first, second = self._views
+        for event in events:
+            visible = event.visible_to
+            first.fold(event if visible is None or visible == 0 else event.seen_by(0), 0)
+            second.fold(event if visible is None or visible == 1 else event.seen_by(1), 1)
 
     def _hand_rewards(self) -> list[float]:
         result = self.hand.result
@@ -505,45 +532,65 @@ class GinTable:
 
     def _snapshot(self) -> None:
         self._views = [self.reference_view(0), self.reference_view(1)]
-        self._views_version = self._version
+        self._views_version = self.version
 
     # -- legal ids -----------------------------------------------------------------------
 
     def _compute_choices(self) -> None:
+        """The legal ids (ascending) and the engine action of each, after any change."""
         hand = self._hand
         assert hand is not None
-        choices: dict[int, GinAction | None] = {}
+        legal: list[int]
+        actions: list[GinAction | None]
         pending = self._pending
-        if hand.phase == "over":
-            pass
+        phase = hand.phase
+        if phase == "over":
+            legal, actions = [], []
         elif pending is None:
-            actions = hand.legal_actions()
-            if hand.phase == "discard":
+            engine_actions = hand.legal_actions()
+            if phase == "discard":
+                # The engine lists the discards in card order, then the knocks and big
+                # gin (the tests check that the ids come out ascending).
+                actions = engine_actions  # type: ignore[assignment]
+                # ``+ 0``: the plain int of a Card, cheaper than int().
+                legal = [
+                    action.card + 0  # type: ignore[operator]
+                    for action in engine_actions
+                    if action.kind == "discard"
+                ]
                 knocks: dict[int, GinAction] = {}
                 big_gin = None
-                for action in actions:
-                    kind = action.kind
-                    if kind == "discard":
-                        choices[int(action.card)] = action  # type: ignore[arg-type]
-                    elif kind == "knock":
-                        knocks[int(action.card)] = action  # type: ignore[arg-type]
-                    else:
-                        big_gin = action
+                if len(legal) < len(actions):
+                    actions = actions[: len(legal)]
+                    for action in engine_actions[len(legal) :]:
+                        if action.kind == "knock":
+                            knocks[int(action.card)] = action  # type: ignore[arg-type]
+                        else:
+                            big_gin = action
+                    legal.append(KNOCK)
+                    actions.append(None)
                 self._knocks = knocks
                 self._big_gin = big_gin
-                if knocks or big_gin is not None:
-                    choices[KNOCK] = None
-            else:
-                for action in actions:
-                    choices[_FIRST_ID[action.kind]] = action
+            else:  # one or two draws, or the upcard offer
+                legal = [_FIRST_ID[action.kind] for action in engine_actions]
+                actions = engine_actions  # type: ignore[assignment]
+                if len(legal) == 2 and legal[0] > legal[1]:
+                    legal.reverse()
+                    actions = actions[::-1]
         elif pending.stage == "knock_card":
-            choices = dict.fromkeys(self._knocks)
+            legal = sorted(self._knocks)
+            actions = [self._knocks[card] for card in legal]
             if self._big_gin is not None:
-                choices[PASS] = None
+                legal.append(PASS)
+                actions.append(self._big_gin)
         else:
-            choices = dict.fromkeys(self._meld_choices(pending))
-        self._choices = choices
-        self._legal = sorted(choices)
+            legal = sorted(self._meld_choices(pending))
+            actions = [None] * len(legal)
+        self._legal = legal
+        self._actions = actions
+        self.current_player = hand.current_player
+        match = self._match
+        self.is_over = phase == "over" if match is None else match.result is not None
 
     def _meld_choices(self, pending: _Pending) -> list[int]:
         """Meld ids that keep a legal knock reachable, then ``PASS`` if it is legal now."""

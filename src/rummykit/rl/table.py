@@ -3,8 +3,9 @@
 A *table* turns a variant's engine into a sequence of decisions by integer action id:
 who acts, which ids are legal, what a step does and what it pays. The PettingZoo,
 Gymnasium and OpenSpiel wrappers only talk to this protocol and to the variant's
-observation encoder, so a new variant (Rami) plugs in with a table, an action
-encoding and an encoder, and reuses every wrapper.
+observation encoder, so a variant plugs in with a table, an action encoding and an
+encoder, and reuses every wrapper (``rami_v0`` is :class:`~rummykit.rl.rami_table.RamiTable`
+in the PettingZoo wrapper).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ RewardKind = Literal["points", "win"]
 
 
 class Table(Protocol):
-    """A game driven by action ids; see :class:`rummykit.rl.gin_table.GinTable`."""
+    """A game driven by action ids; see :class:`rummykit.rl.gin_table.GinTable` and
+    :class:`rummykit.rl.rami_table.RamiTable`."""
 
     @property
     def num_actions(self) -> int:

@@ -309,6 +309,31 @@ _SIMPLE_ACTIONS: Final = {
 }
 _DISCARDS: Final = tuple(GinAction("discard", Card(card)) for card in range(52))
 _KNOCKS: Final = tuple(GinAction("knock", Card(card)) for card in range(52))
+_DISCARD_ACTION: Final = _DISCARDS.__getitem__
+
+
+def _card_events(kind: str, *, private: bool = False) -> tuple[tuple[Event, ...], ...]:
+    """Per seat and card, the event of ``kind`` (``private``: seen only by that seat).
+
+    Events are immutable, so the frequent ones are built once here rather than at
+    every step (building one costs as much as the rest of a discard).
+    """
+    return tuple(
+        tuple(
+            Event(kind, seat, Card(card), visible_to=seat if private else None)
+            for card in range(52)
+        )
+        for seat in (0, 1)
+    )
+
+
+_DISCARD_EVENTS: Final = _card_events("discard")
+_DRAW_STOCK_EVENTS: Final = _card_events("draw_stock", private=True)
+_DRAW_DISCARD_EVENTS: Final = _card_events("draw_discard")
+_TAKE_UPCARD_EVENTS: Final = _card_events("take_upcard")
+_PASS_EVENTS: Final = (Event("pass", 0), Event("pass", 1))
+_HIDDEN_DRAWS: Final = tuple(_DRAW_STOCK_EVENTS[seat][0].seen_by(1 - seat) for seat in (0, 1))
+"""Per drawing seat, its stock draw as the other seat sees it (the card blanked)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -478,7 +503,8 @@ class GinHand:
             seat = self.current_player
             mask = self.hands[seat]
             taken = self.taken_card
-            actions = [_DISCARDS[c] for c in cards_of_mask(mask) if c != taken]
+            discardable = mask if taken is None else mask & ~(1 << taken)
+            actions = list(map(_DISCARD_ACTION, cards_of_mask(discardable)))
             knocks, big_gin = self._discard_options()
             if knocks:
                 explicit = self.rules.knocker_arrangement == "explicit"
@@ -595,8 +621,21 @@ class GinHand:
 
     def _record(self, events: list[Event]) -> None:
         self.history.extend(events)
-        for seat, view in enumerate(self.seen):
-            view.extend(event.seen_by(seat) for event in events)
+        first, second = self.seen
+        for event in events:
+            private = event.visible_to
+            if private is None:
+                first.append(event)
+                second.append(event)
+                continue
+            # Only a stock draw is private: the other seat sees it with the card blanked.
+            hidden = (
+                _HIDDEN_DRAWS[private]
+                if event.kind == "draw_stock" and event.seat == private
+                else event.seen_by(1 - private)
+            )
+            first.append(event if private == 0 else hidden)
+            second.append(event if private == 1 else hidden)
 
     def _wrong_phase(self, action: GinAction, expected: str, section: str) -> IllegalActionError:
         what = action.kind.replace("_", " ")
@@ -617,7 +656,7 @@ class GinHand:
         self.taken_card = card
         self.known[seat] |= 1 << card
         self.phase = "discard"
-        return [Event("take_upcard", seat, Card(card))]
+        return [_TAKE_UPCARD_EVENTS[seat][card]]
 
     def _pass(self, seat: int) -> list[Event]:
         self.offers += 1
@@ -627,7 +666,7 @@ class GinHand:
             self.current_player = self.starting_player
             self.phase = "draw"
             self.first_draw_stock_only = self.rules.first_turn_after_double_pass == "stock_only"
-        return [Event("pass", seat)]
+        return [_PASS_EVENTS[seat]]
 
     def _draw_stock(self, seat: int) -> list[Event]:
         card = self.stock.pop()
@@ -635,7 +674,7 @@ class GinHand:
         self.taken_card = None
         self.first_draw_stock_only = False
         self.phase = "discard"
-        return [Event("draw_stock", seat, Card(card), visible_to=seat)]
+        return [_DRAW_STOCK_EVENTS[seat][card]]
 
     def _draw_discard(self, seat: int) -> list[Event]:
         if self.first_draw_stock_only:
@@ -659,7 +698,7 @@ class GinHand:
         self.known[seat] |= 1 << card
         self.taken_card = card
         self.phase = "discard"
-        return [Event("draw_discard", seat, Card(card))]
+        return [_DRAW_DISCARD_EVENTS[seat][card]]
 
     def _require_in_hand(self, seat: int, card: int, verb: str) -> None:
         if not self.hands[seat] >> card & 1:
@@ -673,7 +712,8 @@ class GinHand:
 
     def _discard(self, seat: int, action: GinAction) -> list[Event]:
         card = int(action.card)  # type: ignore[arg-type]
-        self._require_in_hand(seat, card, "discard")
+        if not self.hands[seat] >> card & 1:
+            self._require_in_hand(seat, card, "discard")  # raises
         if card == self.taken_card:
             raise IllegalActionError(
                 f"seat {seat} cannot discard {format_card(card)}: a card taken from the "
@@ -687,7 +727,7 @@ class GinHand:
         self.known[seat] &= ~(1 << card)
         self.discard_pile.append(card)
         self.taken_card = None
-        events = [Event("discard", seat, Card(card))]
+        events = [_DISCARD_EVENTS[seat][card]]
         if len(self.stock) <= self.rules.stock_floor:
             self._finish(
                 GinHandResult(

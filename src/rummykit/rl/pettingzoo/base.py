@@ -1,7 +1,7 @@
 """A PettingZoo AEC environment over any :class:`~rummykit.rl.table.Table`.
 
-Each variant's environment (``gin_v0``, later ``rami_v0``) is this class with the
-variant's table and observation encoder. Observations are dicts
+Each variant's environment (``gin_v0``, ``rami_v0``) is this class with the variant's
+table and observation encoder. Observations are dicts
 ``{"observation": float32 array, "action_mask": int8 array}``; the mask of a seat that
 is not to act (or of a finished episode) is all zeros.
 
@@ -37,7 +37,8 @@ IllegalActionMode = Literal["raise", "terminate"]
 class RummyAECEnv(AECEnv[str, Observation, int]):
     """Two or more seats taking turns at a rummy table, as ``player_0``, ``player_1``...
 
-    Subclasses pass the table, the encoder and the observation bounds. The
+    Subclasses pass the table, the encoder and the observation bounds (``low``
+    defaults to zeros). The
     configuration lives in the table and survives every ``reset(seed=...)``; a seed
     reseeds the deal generator, and later unseeded resets continue from it.
     """
@@ -54,6 +55,7 @@ class RummyAECEnv(AECEnv[str, Observation, int]):
         encoder: Encoder,
         observation_high: npt.NDArray[np.float32],
         *,
+        observation_low: npt.NDArray[np.float32] | None = None,
         render_mode: str | None = None,
         describe: Callable[[Any, int], str] | None = None,
     ) -> None:
@@ -71,7 +73,9 @@ class RummyAECEnv(AECEnv[str, Observation, int]):
         observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(
-                    low=np.zeros_like(observation_high),
+                    low=np.zeros_like(observation_high)
+                    if observation_low is None
+                    else observation_low,
                     high=observation_high,
                     dtype=np.float32,
                 ),
@@ -84,6 +88,8 @@ class RummyAECEnv(AECEnv[str, Observation, int]):
         self._seed_rng: random.Random | None = None
         self._cache: dict[int, tuple[int, Observation]] = {}
         self._mask_cache: tuple[int, npt.NDArray[np.int8]] | None = None
+        self._zero_mask = bytes(table.num_actions)
+        self._rewards_clear = True
         self.agents: list[str] = []
         self._has_reset = False
 
@@ -111,37 +117,50 @@ class RummyAECEnv(AECEnv[str, Observation, int]):
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._cache.clear()
         self._mask_cache = None
+        self._rewards_clear = True
         self.agent_selection = self.possible_agents[self.table.current_player]
         self._has_reset = True
 
     def observe(self, agent: str) -> Observation:
-        if not self._has_reset:
-            raise RuntimeError("call reset() before observe()")
         table = self.table
-        seat = self._seat[agent]
         version = table.version
+        seat = self._seat[agent]
         cached = self._cache.get(seat)
         if cached is not None and cached[0] == version:
-            return dict(cached[1])
+            # A new dict, so a caller may change it; the arrays themselves are never
+            # changed after they are handed out (a new state makes new ones).
+            return cached[1].copy()
+        if not self._has_reset:
+            raise RuntimeError("call reset() before observe()")
         if not table.is_over and table.current_player == seat:
-            mask = self._legal_mask(version)
+            cached_mask = self._mask_cache
+            if cached_mask is not None and cached_mask[0] == version:
+                mask = cached_mask[1]
+            else:
+                flags = bytearray(self._zero_mask)
+                for action_id in table.legal_ids():
+                    flags[action_id] = 1
+                mask = np.frombuffer(flags, np.int8)
+                self._mask_cache = (version, mask)
         else:
             mask = np.zeros(table.num_actions, dtype=np.int8)
         observation: Observation = {"observation": self._encode(table, seat), "action_mask": mask}
         self._cache[seat] = (version, observation)
-        # The arrays are never changed after they are handed out: a new state makes new ones.
-        return dict(observation)
+        return observation.copy()
 
-    def _legal_mask(self, version: int) -> npt.NDArray[np.int8]:
-        cached = self._mask_cache
-        if cached is not None and cached[0] == version:
-            return cached[1]
-        flags = bytearray(self.table.num_actions)
-        for action_id in self.table.legal_ids():
-            flags[action_id] = 1
-        mask = np.frombuffer(flags, dtype=np.int8)
-        self._mask_cache = (version, mask)
-        return mask
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()`` (observation, cumulative reward, terminated, truncated,
+        info of the agent to act), without its extra indirections."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         if not self._has_reset:
@@ -154,14 +173,24 @@ class RummyAECEnv(AECEnv[str, Observation, int]):
             raise ValueError(f"{agent} is to act: step(None) is only for finished agents")
         table = self.table
         gained = table.step(action)  # raises IllegalActionError, state unchanged
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {name: gained[self._seat[name]] for name in self.agents}
+        cumulative = self._cumulative_rewards
+        cumulative[agent] = 0.0
+        # Most steps pay nothing: then the rewards dict is only cleared, once.
+        if any(gained):
+            seat_of = self._seat
+            rewards = {name: gained[seat_of[name]] for name in self.agents}
+            self.rewards = rewards
+            for name, reward in rewards.items():
+                cumulative[name] += reward
+            self._rewards_clear = False
+        elif not self._rewards_clear:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewards_clear = True
         if table.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
             self.infos = {name: table.info(self._seat[name]) for name in self.agents}
         else:
             self.agent_selection = self.possible_agents[table.current_player]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -1,0 +1,271 @@
+"""The Rami observation as a flat ``float32`` array of named planes.
+
+Every value is derived from the engine's ``observation(seat)``
+(:class:`~rummykit.variants.rami.RamiObservation`), the only place that hides
+information. Cards are counted by **face**: 53 values per plane, the natural faces in
+card-id order (suit-major s c d h, ace low) then the joker. Several decks are in play,
+so most card planes hold counts (at most 3 for a natural face, the number of jokers
+for the joker). Other seats are shown relative to the observer: slot 0 is the observer,
+slot ``k`` the ``k``-th seat to its left (the order of play); slots past the number of
+players are zero. The layout is the same for 2 to 6 players (see ``docs/rl.md``):
+
+>>> [(name, start, size) for name, start, size, _ in FIELDS][:3]
+[('hand', 0, 53), ('taken_card', 53, 53), ('discard_top', 106, 53)]
+>>> OBSERVATION_SIZE
+781
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from rummykit.cards import JOKER_FACE, MAX_COPIES
+from rummykit.rl.rami_actions import FACES
+from rummykit.rl.rami_table import RamiTable
+from rummykit.variants.rami import RamiObservation, RamiRules
+
+__all__ = [
+    "FIELDS",
+    "MAX_SEATS",
+    "OBSERVATION_SIZE",
+    "PHASES",
+    "SCORE_CLIP",
+    "encode",
+    "encode_observation",
+    "field_slices",
+    "observation_high",
+    "observation_low",
+]
+
+MAX_SEATS: Final = 6
+PHASES: Final = ("draw", "play", "discard", "over")
+SCORE_CLIP: Final = 2.0
+"""Game totals are shown as a fraction of the ``limit``, clipped to this."""
+_MAX_DECKS: Final = 3
+
+# (name, kind, description); kind: "count" (copies of a face) or "flag" (0/1).
+_CARD_PLANES: Final = (
+    ("hand", "count", "cards in this seat's hand"),
+    ("taken_card", "flag", "the card this seat took from the discard pile this turn"),
+    ("discard_top", "flag", "the top card of the discard pile"),
+    ("discard_pile", "count", "the cards under the top of the discard pile"),
+    ("table", "count", "cards in the combinations on the table (jokers at the joker face)"),
+    ("table_jokers", "count", "faces the table's jokers stand for"),
+    ("layoff_faces", "flag", "faces some table combination takes as a lay-off"),
+    ("swap_faces", "flag", "faces that free a table joker by a swap"),
+    ("unknown", "count", "cards whose place this seat does not know (stock, hidden hands)"),
+    *(
+        (f"known_{k}", "count", f"cards seat +{k} took from the discard pile and still holds")
+        for k in range(1, MAX_SEATS)
+    ),
+)
+_SCALARS: Final = (
+    ("phase", len(PHASES), "one-hot: " + ", ".join(PHASES)),
+    ("to_act", 1, "1 when this seat is to act"),
+    ("opened_this_turn", 1, "1 when this seat opened in the current turn"),
+    ("seat_active", MAX_SEATS, "per relative seat: 1 when it plays this round"),
+    ("dealer", MAX_SEATS, "per relative seat: 1 for the dealer"),
+    ("opened", MAX_SEATS, "per relative seat: 1 when it has opened"),
+    ("hand_sizes", MAX_SEATS, "per relative seat: cards in hand / (hand_size + 1)"),
+    ("stock_size", 1, "cards in the stock / the stock after the deal"),
+    ("refills", 1, "refills of the stock so far / max_reshuffles"),
+    ("turn", 1, "completed turns this round / max_turns"),
+    ("scores", MAX_SEATS, f"per relative seat: game total / limit (clip {SCORE_CLIP:g})"),
+)
+
+
+def _fields() -> tuple[tuple[str, int, int, str], ...]:
+    fields: list[tuple[str, int, int, str]] = []
+    start = 0
+    for name, _, text in _CARD_PLANES:
+        fields.append((name, start, FACES, text))
+        start += FACES
+    for name, size, text in _SCALARS:
+        fields.append((name, start, size, text))
+        start += size
+    return tuple(fields)
+
+
+FIELDS: Final = _fields()
+"""``(name, start, size, description)`` of every part of the observation array."""
+OBSERVATION_SIZE: Final = FIELDS[-1][1] + FIELDS[-1][2]
+_START: Final = {name: start for name, start, _, _ in FIELDS}
+_HAND: Final = _START["hand"]
+_TAKEN: Final = _START["taken_card"]
+_TOP: Final = _START["discard_top"]
+_PILE: Final = _START["discard_pile"]
+_TABLE: Final = _START["table"]
+_TABLE_JOKERS: Final = _START["table_jokers"]
+_LAYOFF: Final = _START["layoff_faces"]
+_SWAP: Final = _START["swap_faces"]
+_UNKNOWN: Final = _START["unknown"]
+_KNOWN: Final = _START["known_1"]
+_COUNTS: Final = _START["phase"]
+"""The card planes come first: counts below 256, built as bytes."""
+_PHASE_ONE_HOT: Final = {
+    name: tuple(1.0 if other == name else 0.0 for other in PHASES) for name in PHASES
+}
+_PADS: Final = tuple((0.0,) * (MAX_SEATS - players) for players in range(MAX_SEATS + 1))
+_FLOAT32: Final = np.dtype(np.float32)
+_UINT8: Final = np.dtype(np.uint8)
+
+
+def observation_high() -> npt.NDArray[np.float32]:
+    """Upper bounds of the values: 3 copies of a natural face (three decks), 7 jokers
+    (the most a pack may hold), 1 for flags and fractions, :data:`SCORE_CLIP` for scores."""
+    high = np.ones(OBSERVATION_SIZE, dtype=np.float32)
+    for (name, start, size, _), (_, kind, _) in zip(FIELDS, _CARD_PLANES, strict=False):
+        if name == "table_jokers":
+            high[start : start + size] = MAX_COPIES - 1
+        elif kind == "count":
+            high[start : start + JOKER_FACE] = _MAX_DECKS
+            high[start + JOKER_FACE] = MAX_COPIES - 1
+    start = _START["scores"]
+    high[start : start + MAX_SEATS] = SCORE_CLIP
+    return high
+
+
+def observation_low() -> npt.NDArray[np.float32]:
+    """Lower bounds of the values: 0, or ``-SCORE_CLIP`` for scores (a negative
+    ``winner_bonus`` can take a total below zero)."""
+    low = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    start = _START["scores"]
+    low[start : start + MAX_SEATS] = -SCORE_CLIP
+    return low
+
+
+def field_slices() -> dict[str, slice]:
+    """Name -> slice of the observation array."""
+    return {name: slice(start, start + size) for name, start, size, _ in FIELDS}
+
+
+def _clip(value: float) -> float:
+    return SCORE_CLIP if value > SCORE_CLIP else -SCORE_CLIP if value < -SCORE_CLIP else value
+
+
+def _set_bits(counts: bytearray, start: int, mask: int) -> None:
+    while mask:
+        low = mask & -mask
+        counts[start + low.bit_length() - 1] = 1
+        mask ^= low
+
+
+_PACKS: dict[tuple[int, int], tuple[RamiRules, bytes, int]] = {}
+
+
+def _pack(rules: RamiRules, active: int) -> tuple[bytes, int]:
+    """Per face, the copies in the pack (as the ``unknown`` plane starts), and the
+    stock after the deal; cached (``deck_spec`` validates at every call)."""
+    key = (id(rules), active)
+    cached = _PACKS.get(key)
+    if cached is None or cached[0] is not rules:
+        spec = rules.deck_spec(active)
+        counts = bytes([spec.decks] * JOKER_FACE + [spec.jokers])
+        cached = _PACKS[key] = (rules, counts, spec.size - active * rules.hand_size - 1)
+    return cached[1], cached[2]
+
+
+def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
+    """The observation array of one seat's engine observation."""
+    obs = observation
+    seat = obs.seat
+    players = obs.players
+    rules = obs.rules
+    active = obs.active
+    pack, stock_after_deal = _pack(rules, len(active))
+    counts = bytearray(_COUNTS)
+    # ``unknown`` starts as the whole pack; every card seen somewhere is taken off.
+    counts[_UNKNOWN : _UNKNOWN + FACES] = pack
+    for card in obs.hand:
+        face = card & 63
+        counts[_HAND + face] += 1
+        counts[_UNKNOWN + face] -= 1
+    taken = obs.taken_card
+    if taken is not None:
+        counts[_TAKEN + (taken & 63)] = 1
+    pile = obs.discard_pile
+    if pile:
+        face = pile[-1] & 63
+        counts[_TOP + face] = 1
+        counts[_UNKNOWN + face] -= 1
+        for card in pile[:-1]:
+            face = card & 63
+            counts[_PILE + face] += 1
+            counts[_UNKNOWN + face] -= 1
+    layoffs = swaps = 0
+    for combo in obs.table:
+        for card in combo.cards:
+            face = card & 63
+            counts[_TABLE + face] += 1
+            counts[_UNKNOWN + face] -= 1
+        if combo.joker >= 0:
+            declared = combo.cards[combo.joker] >> 9  # the face it stands for, plus one
+            if declared:
+                counts[_TABLE_JOKERS + declared - 1] += 1
+        layoffs |= combo.accepts
+        if combo.shift_face >= 0:
+            layoffs |= 1 << combo.shift_face
+        if combo.swap_face >= 0:
+            swaps |= 1 << combo.swap_face
+    _set_bits(counts, _LAYOFF, layoffs)
+    _set_bits(counts, _SWAP, swaps)
+    known = obs.known_cards
+    # Scalars, this seat first, then the seats to its left.
+    hand_scale = rules.hand_size + 1
+    hand_sizes = obs.hand_sizes
+    opened = obs.opened
+    scores = obs.scores
+    limit = rules.limit
+    dealer = obs.dealer
+    flags_active: list[float] = []
+    flags_dealer: list[float] = []
+    flags_opened: list[float] = []
+    sizes: list[float] = []
+    totals: list[float] = []
+    for k in range(players):
+        other = seat + k
+        if other >= players:
+            other -= players
+        if k:
+            start = _KNOWN + FACES * (k - 1)
+            for card in known[other]:
+                face = card & 63
+                counts[start + face] += 1
+                counts[_UNKNOWN + face] -= 1
+        flags_active.append(1.0 if other in active else 0.0)
+        flags_dealer.append(1.0 if other == dealer else 0.0)
+        flags_opened.append(1.0 if opened[other] else 0.0)
+        sizes.append(hand_sizes[other] / hand_scale)
+        totals.append(_clip(scores[other] / limit) if scores else 0.0)
+    pad = _PADS[players]
+    phase = _PHASE_ONE_HOT[obs.phase]
+    refills = rules.max_reshuffles
+    out = np.empty(OBSERVATION_SIZE, dtype=_FLOAT32)
+    out[:_COUNTS] = np.frombuffer(counts, dtype=_UINT8)
+    out[_COUNTS:] = [
+        *phase,
+        1.0 if obs.current_player == seat and obs.phase != "over" else 0.0,
+        1.0 if obs.opened_this_turn else 0.0,
+        *flags_active,
+        *pad,
+        *flags_dealer,
+        *pad,
+        *flags_opened,
+        *pad,
+        *sizes,
+        *pad,
+        min(obs.stock_size / stock_after_deal, 1.0),
+        min(obs.refills / refills, 1.0) if refills else 0.0,
+        min(obs.turn / rules.max_turns, 1.0),
+        *totals,
+        *pad,
+    ]
+    return out
+
+
+def encode_observation(table: RamiTable, seat: int) -> npt.NDArray[np.float32]:
+    """The observation array of ``seat`` at a Rami table."""
+    return encode(table.observation(seat))

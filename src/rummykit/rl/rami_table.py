@@ -1,0 +1,451 @@
+"""Rami as a sequence of decisions by action id: the core ``rami_v0`` drives.
+
+:class:`RamiTable` wraps a :class:`~rummykit.variants.rami.RamiRound` (one round is an
+episode) or a :class:`~rummykit.variants.rami_game.RamiGame` (rounds until the game
+ends) and speaks the 165 ids of :mod:`rummykit.rl.rami_actions`. At every decision each
+id resolves to one engine action, and the legal ids are exactly those whose action the
+engine accepts:
+
+* draws, ``end_play`` and discards come from the engine's ``legal_actions()``; a
+  discard id names a face, and the card discarded is a copy of that face the other
+  players already know about (taken from the discard pile) when there is one, else the
+  first copy;
+* the open-ended plays come from the solvers, given only the acting seat's
+  ``observation(seat)``: the best opening (:func:`~rummykit.solvers.rami_opening.best_opening`,
+  least penalty left; and the best one without jokers), the first combination of the
+  best new combinations (:func:`~rummykit.solvers.rami_opening.best_melds`, with and
+  without jokers), and per face the lay-offs and joker swaps
+  (:func:`~rummykit.solvers.rami_layoffs.legal_moves`): a lay-off goes onto the first
+  table combination that takes the card, a swap is the one that leaves the least
+  penalty in hand (the freed joker laid off or melded when it can be);
+* an id outside the legal set raises :class:`~rummykit.core.IllegalActionError` and
+  changes nothing.
+
+The tests check every legal id against the engine (``check()`` accepts its action) and
+the lay-off and swap ids against every lay-off and swap the engine accepts.
+
+>>> table = RamiTable(players=3)
+>>> table.reset(seed=7)
+>>> table.current_player, [table.action_string(i) for i in table.legal_ids()]
+(2, ['Draw stock', 'Take discard'])
+>>> table.step(158)
+[0.0, 0.0, 0.0]
+>>> [table.action_string(i) for i in table.legal_ids()]
+['End play']
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Sequence
+from typing import Any, Final, Literal
+
+from rummykit.bots.rami_heuristic import bundled_takes
+from rummykit.cards import JOKER_FACE, format_card
+from rummykit.rl.rami_actions import (
+    DRAW_STOCK,
+    END_PLAY,
+    LAYOFF_BASE,
+    MELD,
+    MELD_KEEP_JOKERS,
+    NUM_ACTIONS,
+    OPEN,
+    OPEN_KEEP_JOKERS,
+    SWAP_BASE,
+    TAKE_DISCARD,
+    action_string,
+)
+from rummykit.rl.table import illegal_action_error
+from rummykit.solvers.rami_layoffs import hand_left_playable, legal_moves
+from rummykit.solvers.rami_opening import best_melds, best_opening, can_open
+from rummykit.variants.rami import (
+    RamiAction,
+    RamiObservation,
+    RamiRound,
+    RamiRules,
+    new_round,
+)
+from rummykit.variants.rami_game import RamiGame
+from rummykit.variants.rami_table import combination_from_cards
+
+__all__ = ["RamiEpisode", "RamiReward", "RamiTable", "describe"]
+
+RamiEpisode = Literal["round", "game"]
+"""``round``: one round is an episode; ``game``: rounds until the game ends (section 6)."""
+RamiReward = Literal["penalty", "win"]
+"""``penalty``: each round's penalty, negated; ``win``: +1 / -1 at the end of the episode."""
+
+_UNSET: Final = object()
+
+
+def _first_meld(observation: RamiObservation, *, use_jokers: bool) -> RamiAction | None:
+    """The first of the solver's best new combinations that the engine accepts now."""
+    obs = observation
+    rules = obs.rules
+    hand = obs.hand
+    taken = obs.taken_card
+    melds = best_melds(hand, rules, taken=taken, use_jokers=use_jokers)
+    if melds is None:
+        return None
+    for combo in melds.combos:
+        left = len(hand) - len(combo)
+        if left > 1 or (left == 1 and taken is None):
+            return RamiAction.meld(combo)  # the whole-hand checks only bite near the end
+        remaining = list(hand)
+        for card in combo:
+            remaining.remove(card)
+        built = combination_from_cards(combo, obs.seat, shifts=rules.end_joker_shifts)
+        if hand_left_playable(remaining, [*obs.table, built], rules, taken):
+            return RamiAction.meld(combo)
+    return None
+
+
+class RamiTable:
+    """One Rami episode (a round or a game) for 2-6 seats driven by the 165 action ids.
+
+    Args:
+        rules: the options (reference Rami 51 by default).
+        players: seats 0 to ``players - 1``.
+        episode: ``round`` or ``game``.
+        reward: ``penalty`` (each seat's round penalty, negated, paid when the round
+            is scored; not zero-sum) or ``win`` (at the end of the episode +1 to each
+            winner and -1 to every other seat, 0 to all when every seat wins).
+        dealer: the dealer of the round (the first dealer of a game); ``None`` draws
+            it from the episode seed.
+    """
+
+    num_actions: Final = NUM_ACTIONS
+    current_player: int
+    """The seat to act."""
+    is_over: bool
+    """True once the round (``round`` episodes) or the game is over."""
+    version: int
+    """Changes whenever the state changes (the wrappers' cache key)."""
+
+    def __init__(
+        self,
+        rules: RamiRules | None = None,
+        *,
+        players: int = 4,
+        episode: RamiEpisode = "round",
+        reward: RamiReward = "penalty",
+        dealer: int | None = None,
+    ) -> None:
+        if episode not in ("round", "game"):
+            raise ValueError(f"episode must be 'round' or 'game', not {episode!r}")
+        if reward not in ("penalty", "win"):
+            raise ValueError(f"reward must be 'penalty' or 'win', not {reward!r}")
+        rules = rules or RamiRules()
+        rules.deck_spec(players)  # validates the number of players
+        if dealer is not None and (
+            isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
+        ):
+            raise ValueError(f"dealer must be a seat 0-{players - 1} or None, not {dealer!r}")
+        self.rules = rules
+        self.num_seats = players
+        self.episode: RamiEpisode = episode
+        self.reward: RamiReward = reward
+        self.dealer = dealer
+        self._game: RamiGame | None = None
+        self._round: RamiRound | None = None
+        self._legal: list[int] = []
+        self._actions: dict[int, RamiAction | None] = {}
+        """The engine action of each legal id (``None``: resolved when chosen)."""
+        self._observations: dict[int, RamiObservation] = {}
+        self.current_player = 0
+        self.is_over = False
+        self.version = 0
+        self.last_result: dict[str, Any] | None = None
+        """The last finished round's result (JSON form), for ``info``."""
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def round(self) -> RamiRound:
+        """The current (or last) round."""
+        if self._round is None:
+            raise RuntimeError("call reset() before using the table")
+        return self._round
+
+    @property
+    def game(self) -> RamiGame | None:
+        """The game in ``game`` episodes."""
+        return self._game
+
+    def reset(self, seed: int | None = None, *, deck: Sequence[int] | None = None) -> None:
+        """Deal a new episode from ``seed`` (or, for a round, an explicit card order)."""
+        rng = random.Random(seed) if seed is not None else None
+        if self.episode == "game":
+            if deck is not None:
+                raise ValueError("an explicit deck deals a single round, not a game")
+            self._game = RamiGame(self.rules, self.num_seats, seed, first_dealer=self.dealer)
+            self._round = self._game.round
+        else:
+            dealer = self.dealer
+            if dealer is None:
+                dealer = (rng or random.Random()).randrange(self.num_seats)
+            round_seed = rng.getrandbits(63) if rng is not None else None
+            self._game = None
+            self._round = new_round(
+                self.rules, self.num_seats, round_seed, dealer=dealer, deck=deck
+            )
+        self.last_result = None
+        self._changed()
+
+    def load(self, state: RamiRound | RamiGame) -> None:
+        """Continue from an existing round or game (a position to study, a test).
+
+        The table plays it from here on (it is not copied); its rules and seats must
+        match the table's, and a round goes with ``round`` episodes, a game with ``game``.
+        """
+        if state.rules != self.rules or state.players != self.num_seats:
+            raise ValueError("the state's rules and number of seats must match the table's")
+        if isinstance(state, RamiGame):
+            if self.episode != "game":
+                raise ValueError("a game is loaded into a table with episode='game'")
+            self._game, self._round = state, state.round
+        else:
+            if self.episode != "round":
+                raise ValueError("a round is loaded into a table with episode='round'")
+            self._game, self._round = None, state
+        self.last_result = None
+        self._changed()
+
+    def legal_ids(self) -> list[int]:
+        """Ascending legal ids of the seat to act (empty once the episode is over)."""
+        return self._legal
+
+    def action_string(self, action_id: int) -> str:
+        return action_string(action_id)
+
+    def observation(self, seat: int) -> RamiObservation:
+        """The engine's ``observation(seat)`` now (with the game totals in a game)."""
+        cached = self._observations.get(seat)
+        if cached is None:
+            state = self._game if self._game is not None else self.round
+            cached = self._observations[seat] = state.observation(seat)
+        return cached
+
+    def action_for(self, action_id: int) -> RamiAction:
+        """The engine action a legal id stands for now (``IllegalActionError`` if none)."""
+        key = self._key(action_id)
+        action = self._actions.get(key, _UNSET)
+        if action is _UNSET:
+            seat = self.current_player
+            raise illegal_action_error(
+                action_id, seat, self._legal, [action_string(i) for i in self._legal]
+            )
+        if action is None:
+            action = self._resolve(key)
+        assert isinstance(action, RamiAction)
+        return action
+
+    def info(self, seat: int) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.last_result is not None:
+            data["last_round"] = self.last_result
+        game = self._game
+        if game is not None:
+            data["totals"] = list(game.totals)
+            data["round"] = game.round_number
+            if game.result is not None:
+                data["game"] = game.result.to_json()
+        return data
+
+    def clone(self) -> RamiTable:
+        """An independent copy (the engine's cheap ``clone``, not a deep copy)."""
+        other = RamiTable.__new__(RamiTable)
+        other.__dict__.update(self.__dict__)
+        if self._game is not None:
+            other._game = self._game.clone()
+            other._round = other._game.round
+        elif self._round is not None:
+            other._round = self._round.clone()
+        other._legal = list(self._legal)
+        other._actions = dict(self._actions)
+        other._observations = {}
+        return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RamiTable:
+        return self.clone()
+
+    # -- stepping ------------------------------------------------------------------------
+
+    def step(self, action_id: int) -> list[float]:
+        """Apply one id for the seat to act; each seat's reward for this step."""
+        return self._apply(self.action_for(action_id))
+
+    @staticmethod
+    def _key(action_id: object) -> int:
+        if type(action_id) is int:
+            return action_id
+        if isinstance(action_id, bool):
+            return -1
+        try:
+            return operator.index(action_id)  # type: ignore[arg-type]
+        except TypeError:
+            return -1
+
+    def _resolve(self, action_id: int) -> RamiAction:
+        """The macro-actions left for when they are chosen (``can_open`` decided them)."""
+        assert action_id == OPEN
+        obs = self.observation(self.current_player)
+        opening = best_opening(obs.hand, obs.rules, taken=obs.taken_card)
+        assert opening is not None, "can_open and best_opening disagree"
+        return opening.action()
+
+    def _apply(self, action: RamiAction) -> list[float]:
+        rewards = [0.0] * self.num_seats
+        game = self._game
+        if game is not None:
+            before = len(game.results)
+            game.apply(action)
+            self._round = game.round
+            finished = game.results[before:]
+        else:
+            rnd = self.round
+            rnd.apply(action)
+            finished = [] if rnd.result is None else [rnd.result]
+        if finished:
+            self.last_result = finished[-1].to_json()
+            if self.reward == "penalty":
+                for result in finished:
+                    for seat, penalty in enumerate(result.penalties):
+                        rewards[seat] -= penalty
+        self._changed()
+        if self.reward == "win" and self.is_over:
+            if game is not None:
+                assert game.result is not None
+                winners = game.result.winners
+            else:
+                assert self.round.result is not None
+                winners = self.round.result.winners
+            if len(winners) < self.num_seats:
+                rewards = [1.0 if seat in winners else -1.0 for seat in range(self.num_seats)]
+        return rewards
+
+    # -- legal ids -----------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        self.version += 1
+        self._observations.clear()
+        rnd = self.round
+        game = self._game
+        self.current_player = rnd.current_player
+        self.is_over = rnd.phase == "over" if game is None else game.result is not None
+        actions: dict[int, RamiAction | None] = {}
+        if not self.is_over:
+            phase = rnd.phase
+            engine = rnd.legal_actions()
+            if phase == "draw":
+                for action in engine:
+                    actions[DRAW_STOCK if action.kind == "draw_stock" else TAKE_DISCARD] = action
+                if self.rules.discard_must_be_melded:
+                    take = self._bundled_take()
+                    if take is not None:
+                        actions[TAKE_DISCARD] = take
+            elif phase == "discard":
+                self._discards(engine, actions)
+            else:
+                for action in engine:
+                    if action.kind == "end_play":
+                        actions[END_PLAY] = action
+                self._plays(actions)
+        self._actions = actions
+        self._legal = sorted(actions)
+
+    def _discards(self, engine: list[RamiAction], actions: dict[int, RamiAction | None]) -> None:
+        """One id per face; the copy the other seats know about, if any, is discarded."""
+        seat = self.current_player
+        known = self.observation(seat).known_cards[seat]  # taken from the pile: public
+        for action in engine:
+            card = action.card
+            assert card is not None
+            face = card & 63
+            chosen = actions.get(face)
+            if chosen is None or (card in known and chosen.card not in known):
+                actions[face] = action
+
+    def _plays(self, actions: dict[int, RamiAction | None]) -> None:
+        seat = self.current_player
+        obs = self.observation(seat)
+        rules = obs.rules
+        hand = obs.hand
+        taken = obs.taken_card
+        has_joker = any(card & 63 == JOKER_FACE for card in hand)
+        if not obs.opened[seat]:
+            if can_open(hand, rules, taken=taken):
+                actions[OPEN] = None  # the best opening is searched only when chosen
+                if has_joker:
+                    plain = best_opening(hand, rules, taken=taken, use_jokers=False)
+                    if plain is not None:
+                        actions[OPEN_KEEP_JOKERS] = plain.action()
+            return
+        if obs.opened_this_turn and not rules.play_after_open_same_turn:
+            return
+        meld = _first_meld(obs, use_jokers=True)
+        if meld is not None:
+            actions[MELD] = meld
+        if has_joker:
+            plain_meld = _first_meld(obs, use_jokers=False)
+            if plain_meld is not None:
+                actions[MELD_KEEP_JOKERS] = plain_meld
+        values = rules.hand_values()
+        joker_value = rules.joker_hand_value
+        swap_costs: dict[int, int] = {}
+        for move in legal_moves(hand, obs.table, rules, taken=taken):
+            card = move.card
+            assert card is not None
+            if move.kind == "layoff":
+                actions.setdefault(LAYOFF_BASE + (card & 63), move)
+                continue
+            # What the swap leaves in hand: the card given, the cards melded with the
+            # joker, and the joker itself when it has nowhere to go.
+            cost = -values[card & 0x1FF]
+            if move.joker_cards is not None:
+                cost -= sum(values[other & 0x1FF] for other in move.joker_cards)
+            elif move.joker_target is None:
+                cost += joker_value
+            action_id = SWAP_BASE + (card & 63)
+            if action_id not in swap_costs or cost < swap_costs[action_id]:
+                swap_costs[action_id] = cost
+                actions[action_id] = move
+
+    def _bundled_take(self) -> RamiAction | None:
+        """With ``discard_must_be_melded``: the first take bundled with a play that lays
+        the card (the solvers' proposals) that the engine accepts."""
+        obs = self.observation(self.current_player)
+        rnd = self.round
+        for take in bundled_takes(obs):
+            if rnd.is_legal(take):
+                return take
+        return None
+
+
+def describe(table: RamiTable, seat: int) -> str:
+    """A short text of what ``seat`` sees (for ``render``)."""
+    obs = table.observation(seat)
+    to_act = obs.current_player == seat and not table.is_over
+    top = format_card(obs.discard_pile[-1]) if obs.discard_pile else "-"
+    opened = "opened" if obs.opened[seat] else "not opened"
+    lines = [
+        f"seat {seat} ({obs.phase}{', to act' if to_act else ''}, {opened}): "
+        f"hand {' '.join(format_card(card) for card in obs.hand)}",
+        f"discard top {top}, stock {obs.stock_size}, hand sizes "
+        + " ".join(str(size) for size in obs.hand_sizes),
+    ]
+    for index, combo in enumerate(obs.table):
+        lines.append(f"  [{index}] {combo} (seat {combo.owner})")
+    if table.game is not None:
+        lines.append(f"round {obs.round_number}, totals {' '.join(map(str, obs.scores))}")
+    if to_act:
+        names = [f"{i} {action_string(i)}" for i in table.legal_ids()]
+        lines.append("legal: " + ", ".join(names))
+    if table.is_over and table.last_result is not None:
+        result = table.last_result
+        lines.append(
+            f"round over ({result['outcome']}): penalties "
+            + " ".join(map(str, result["penalties"]))
+        )
+    return "\n".join(lines)
