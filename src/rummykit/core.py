@@ -9,12 +9,18 @@ program can test. A malformed action (unknown kind, unparsable card) raises
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 from rummykit.cards import Card, format_card, parse_card
 
-__all__ = ["Event", "IllegalActionError", "InvalidActionError", "RummykitError"]
+__all__ = [
+    "Event",
+    "IllegalActionError",
+    "InvalidActionError",
+    "RummykitError",
+    "rules_from_dict",
+]
 
 
 class RummykitError(ValueError):
@@ -92,3 +98,16 @@ class Event:
             visible_to=data.get("visible_to"),
             detail=dict(data.get("detail", {})),
         )
+
+
+RulesT = TypeVar("RulesT")
+
+
+def rules_from_dict(cls: type[RulesT], data: Mapping[str, Any], variant: str) -> RulesT:
+    """Build a variant's rules dataclass from a dict; unknown names are an error, not
+    silently dropped (every variant's ``from_dict``)."""
+    known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"unknown {variant} option(s): {', '.join(unknown)}")
+    return cls(**dict(data))

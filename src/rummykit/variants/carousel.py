@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any, Final, Literal
 
 from rummykit.cards import (
@@ -31,7 +31,7 @@ from rummykit.cards import (
     parse_cards,
     shuffled_deck,
 )
-from rummykit.core import Event, IllegalActionError, InvalidActionError
+from rummykit.core import Event, IllegalActionError, InvalidActionError, rules_from_dict
 from rummykit.melds import CAROUSEL_MELDS, MeldRules
 
 __all__ = [
@@ -126,11 +126,7 @@ class CarouselRules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CarouselRules:
         """Options from a dict; unknown names are an error."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown carousel option(s): {', '.join(unknown)}")
-        return cls(**dict(data))
+        return rules_from_dict(cls, data, "carousel")
 
 
 def carousel_hand_value(cards: Iterable[int], rules: CarouselRules | None = None) -> int:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any, Final, Literal, cast
 
 from rummykit.cards import (
@@ -33,7 +33,7 @@ from rummykit.cards import (
     parse_cards,
     shuffled_deck,
 )
-from rummykit.core import Event, IllegalActionError, InvalidActionError
+from rummykit.core import Event, IllegalActionError, InvalidActionError, rules_from_dict
 from rummykit.melds import GIN_MELDS, InvalidMeldError, MeldRules, check_meld
 from rummykit.solvers.deadwood import (
     CARD_VALUES,
@@ -145,11 +145,7 @@ class GinRules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GinRules:
         """Options from a dict; unknown names are an error, not silently dropped."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown gin option(s): {', '.join(unknown)}")
-        return cls(**dict(data))
+        return rules_from_dict(cls, data, "gin")
 
 
 Melds = tuple[tuple[Card, ...], ...]

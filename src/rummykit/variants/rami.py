@@ -44,7 +44,7 @@ from rummykit.cards import (
     parse_card,
     shuffled_deck,
 )
-from rummykit.core import Event, IllegalActionError, InvalidActionError
+from rummykit.core import Event, IllegalActionError, InvalidActionError, rules_from_dict
 from rummykit.melds import InvalidMeldError
 from rummykit.variants.rami_table import (
     JOKER_BIT,
@@ -215,11 +215,7 @@ class RamiRules:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RamiRules:
         """Options from a dict; unknown names are an error, not silently dropped."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown rami option(s): {', '.join(unknown)}")
-        return cls(**dict(data))
+        return rules_from_dict(cls, data, "rami")
 
 
 def _check_int(name: str, value: object, low: int, high: int, extra: str = "") -> None:
