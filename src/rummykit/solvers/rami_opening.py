@@ -306,6 +306,126 @@ def combination_faces(hand: Iterable[int], rules: RamiRules | None = None) -> in
     return union
 
 
+
+
+def _ranks_values() -> tuple[int, ...]:
+    values = [0] * (1 << 13)
+    for ranks in range(1, 1 << 13):
+        low = ranks & -ranks  # a mask is its lowest rank plus a smaller mask
+        values[ranks] = values[ranks ^ low] + _SET_VALUE[low.bit_length() - 1]
+    return tuple(values)
+
+
+_RANKS_VALUE: Final = _ranks_values()
+"""Per 13-bit rank mask, the most those natural cards of one suit can count (set values)."""
+_RUN_RANKS: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+
+
+def _run_ranks(mask: int) -> tuple[int, int, tuple[int, ...]]:
+    """For the ranks ``mask`` of one suit: (ranks in some joker-free run, ranks in some
+    run with a joker, the natural ranks of each run with a joker), as rank masks."""
+    cached = _RUN_RANKS.get(mask)
+    if cached is None:
+        pure, joker = _run_templates(mask)
+        in_pure = in_joker = 0
+        with_joker: list[int] = []
+        for template in (*pure, *joker):
+            ranks = 0
+            for rank in range(13):
+                if template[0] >> (_BITS * rank) & 15:
+                    ranks |= 1 << rank
+            if template in pure:
+                in_pure |= ranks
+            else:
+                in_joker |= ranks
+                with_joker.append(ranks)
+        cached = _RUN_RANKS[mask] = (in_pure, in_joker, tuple(with_joker))
+    return cached
+
+
+def _below_threshold(
+    hand: Sequence[int],
+    suit_masks: Sequence[int],
+    rank_suits: Sequence[int],
+    jokers: int,
+    threshold: int,
+    exempt_ok: bool,
+) -> bool:
+    """True when no packing of the hand's combinations can reach ``threshold`` (nor go
+    out under the exemption): a quick necessary test run before any candidate is built.
+
+    Two upper bounds on an opening's table value, each card at its set value (the most it
+    can count) and a joker at 11: (1) every card that lies in some combination; (2) with
+    jokers, every card in some joker-free combination, plus per joker the best joker
+    combination's cards that lie in no joker-free one (those cards can only be laid with
+    a joker, and each joker lies in one combination). Cards in no combination stay in
+    hand, so with two of them the exemption cannot apply.
+    """
+    a, b, c, d = suit_masks
+    # Ranks held in at least 2 / 3 suits, bit-parallel over the 13 ranks: the sets.
+    two_suits = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    three_suits = (a & b & (c | d)) | (c & d & (a | b))
+    in_sets = two_suits if jokers else three_suits
+    need = 2 if jokers else 3
+    popcount = _POPCOUNT
+    pure_faces = full_faces = 0  # faces in some joker-free combination / in some combination
+    joker_meldable = jokers > 0 and in_sets != 0
+    pure = [0, 0, 0, 0]
+    joker_runs: list[tuple[int, tuple[int, ...]]] = []
+    for suit in range(4):
+        mask = suit_masks[suit]
+        if not mask:
+            continue
+        plain = three_suits & mask
+        extended = in_sets & mask
+        if popcount[mask] >= need:
+            in_pure, in_joker, with_joker = _run_ranks(mask)
+            plain |= in_pure
+            extended |= in_pure
+            if jokers and with_joker:
+                extended |= in_joker
+                joker_meldable = True
+                joker_runs.append((suit, with_joker))
+        pure[suit] = plain
+        pure_faces |= plain << (13 * suit)
+        full_faces |= extended << (13 * suit)
+    reach = reach_pure = left = 0
+    top_value = _TOP_VALUE
+    for card in hand:
+        face = card & 63
+        if full_faces >> face & 1:
+            top = top_value[face]
+            reach += top
+            if pure_faces >> face & 1:
+                reach_pure += top
+        elif face == JOKER_FACE and joker_meldable:
+            reach += 11
+        else:
+            left += 1
+    if exempt_ok and left <= 1:
+        return False
+    if reach < threshold:
+        return True
+    if not jokers:
+        return False
+    # The joker-only cards one joker combination can add: a set of two suits (with 3
+    # or 4 suits every card is in a plain set), or a run with a joker.
+    extra = 0
+    pairs = two_suits & ~three_suits
+    while pairs:
+        low = pairs & -pairs
+        pairs ^= low
+        alone = sum(1 for suit in range(4) if suit_masks[suit] & low and not pure[suit] & low)
+        extra = max(extra, alone * _SET_VALUE[low.bit_length() - 1])
+    for suit, with_joker in joker_runs:
+        plain = pure[suit]
+        for ranks in with_joker:
+            value = _RANKS_VALUE[ranks & ~plain]
+            if value > extra:
+                extra = value
+    return reach_pure + jokers * (11 + extra) < threshold
+
+
 def _faces_of(packed: int) -> list[int]:
     return [face for face in range(JOKER_FACE + 1) if packed >> (_BITS * face) & 15]
 
@@ -474,7 +594,11 @@ def _solve(
     use_jokers: bool,
     first_only: bool,
     pure_run: bool,
+    cuts: bool = True,
 ) -> Opening | None:
+    """The search behind every entry point. ``cuts=False`` replaces the quick
+    :func:`_below_threshold` test by the plain one, so that tests can check that the
+    quick test never rejects a hand the search would open."""
     suit_masks = [0, 0, 0, 0]
     rank_suits = [0] * 13
     packed = 0
@@ -493,18 +617,21 @@ def _solve(
             suit_masks[face // 13] |= 1 << (face % 13)
             rank_suits[face % 13] |= 1 << (face // 13)
         packed += _ONE[face]
+    usable_jokers = jokers if use_jokers else 0
+    if (
+        cuts
+        and threshold > 0
+        and _below_threshold(hand, suit_masks, rank_suits, usable_jokers, threshold, exempt_ok)
+    ):
+        return None
     by_face = _combinations(
-        suit_masks,
-        rank_suits,
-        jokers if use_jokers else 0,
-        rules.ace_hand_value,
-        rules.joker_hand_value,
+        suit_masks, rank_suits, usable_jokers, rules.ace_hand_value, rules.joker_hand_value
     )
     if not by_face:
         return None
-    if threshold > 0:
-        # Quick cut before the search: the most the cards in any combination could count
-        # (each at its set value, a joker at 11), unless the exemption could apply.
+    if not cuts and threshold > 0:
+        # The straightforward cut (the reference for _below_threshold): the most the
+        # cards in any combination could count, unless the exemption could apply.
         meldable = 0
         for options in by_face.values():
             for option in options:

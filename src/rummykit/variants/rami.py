@@ -28,9 +28,9 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, make_dataclass
 from itertools import islice
-from typing import Any, Final, Literal, overload
+from typing import Any, Final, Literal, cast, overload
 
 from rummykit.cards import (
     JOKER_FACE,
@@ -558,6 +558,24 @@ _END_PLAY: Final = RamiAction("end_play")
 _DISCARDS: Final = tuple(RamiAction("discard", Card(card)) for card in range(_MAX_ID))
 
 
+# The events of the frequent actions (a stock draw, a take, a discard) depend only on
+# the kind, the seat and the card. Events are immutable, so each is built once, when it
+# first happens, and shared: building one cost as much as the rest of a discard.
+_CARD_EVENTS: dict[tuple[str, int, int], Event] = {}
+_HIDDEN_DRAWS: Final = tuple(Event("draw_stock", seat, None, seat) for seat in range(6))
+"""Per seat, its stock draw as the others see it (``Event.seen_by``: the card blanked)."""
+
+
+def _card_event(kind: str, seat: int, card: Card) -> Event:
+    """The shared event of ``kind`` (``draw_stock`` is private to the drawing seat)."""
+    key = (kind, seat, card)
+    event = _CARD_EVENTS.get(key)
+    if event is None:
+        private = seat if kind == "draw_stock" else None
+        event = _CARD_EVENTS[key] = Event(kind, seat, card, visible_to=private)
+    return event
+
+
 # ============================================================== results and scoring
 
 
@@ -742,6 +760,23 @@ class RamiObservation:
     def upcard(self) -> Card | None:
         """The top of the discard pile."""
         return self.discard_pile[-1] if self.discard_pile else None
+
+
+# A frozen dataclass sets each of its 22 fields through ``object.__setattr__``, which
+# made building an observation cost as much as applying an action. The engine builds
+# them through a mutable twin with the very same slots (plain assignments) and then
+# gives the finished object its real, frozen class: the layouts are identical, so the
+# switch is allowed, and the result is an ordinary frozen RamiObservation.
+_ObservationBuilder: Final = make_dataclass(
+    "_ObservationBuilder", [field.name for field in fields(RamiObservation)], slots=True
+)
+
+
+def _build_observation(*values: Any) -> RamiObservation:
+    """A :class:`RamiObservation` of every field in order (see ``_ObservationBuilder``)."""
+    built = _ObservationBuilder(*values)
+    built.__class__ = RamiObservation
+    return cast(RamiObservation, built)
 
 
 # ======================================================================= the round
@@ -946,7 +981,11 @@ class RamiRound:
                 public.append(event)
             else:
                 self._private[seat_only].append(len(public))
-                public.append(event.seen_by(None))
+                public.append(
+                    _HIDDEN_DRAWS[seat_only]
+                    if event.kind == "draw_stock" and event.seat == seat_only
+                    else event.seen_by(None)
+                )
         return events
 
     def _wrong_phase(self, action: RamiAction, expected: str) -> IllegalActionError:
@@ -974,7 +1013,7 @@ class RamiRound:
         self.hands[seat].append(card)
         self.taken_card = None
         self.phase = "play"
-        return [Event("draw_stock", seat, card, visible_to=seat)]
+        return [_card_event("draw_stock", seat, card)]
 
     def _take_discard_error(self, seat: int) -> IllegalActionError | None:
         rules = self.rules
@@ -1029,7 +1068,7 @@ class RamiRound:
         self.known[seat].append(card)
         self.taken_card = card
         self.phase = "play"
-        events = [Event("take_discard", seat, card)]
+        events = [_card_event("take_discard", seat, card)]
         if then is None:
             return events, action
         try:
@@ -1500,7 +1539,7 @@ class RamiRound:
         if known and card in known:
             known.remove(card)
         self.discard_pile.append(card)
-        events = [Event("discard", seat, card)]
+        events = [_card_event("discard", seat, card)]
         if not hand:
             events.extend(self._go_out(seat, discarded=True))
             return events, action
@@ -1619,7 +1658,7 @@ class RamiRound:
                     break
                 seen[index] = history[index]
         mine = self.current_player == seat
-        return RamiObservation(
+        return _build_observation(
             seat,
             self.phase,
             self.current_player,
@@ -1630,9 +1669,9 @@ class RamiRound:
             tuple(self.table),
             tuple(self.discard_pile),
             len(self.stock),
-            tuple([len(hand) for hand in self.hands]),
+            tuple(map(len, self.hands)),
             tuple(self.opened),
-            tuple([tuple(known) for known in self.known]),
+            tuple(map(tuple, self.known)),
             self.taken_card if mine else None,
             self.opened_this_turn and mine,
             self.turn,
@@ -1640,6 +1679,8 @@ class RamiRound:
             self.rules,
             EventLog(seen, len(seen)),
             self.result,
+            (),
+            1,
         )
 
     def clone(self) -> RamiRound:

@@ -156,6 +156,10 @@ class Combination:
 
 # -- building ----------------------------------------------------------------------------
 
+_RUN_VALUE_BELOW: Final = tuple(sum(position_value(p) for p in range(1, top)) for top in range(16))
+"""Per position ``p``, the table value of the run positions 1 to ``p - 1``: a run's value
+is a difference of two entries."""
+
 
 def make_run(
     owner: int, suit: int, low: int, cards: Sequence[Card], *, shifts: bool = True
@@ -164,9 +168,7 @@ def make_run(
     declared with its face). The caller guarantees the shape; values are derived."""
     size = len(cards)
     high = low + size - 1
-    value = 0
-    for position in range(low, high + 1):
-        value += position_value(position)
+    value = _RUN_VALUE_BELOW[high + 1] - _RUN_VALUE_BELOW[low]
     joker = -1
     for index, card in enumerate(cards):
         if card & 63 == JOKER_FACE:
@@ -265,17 +267,16 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
     card = Card(card).physical
     face = card & 63
     combo = combination
-    shown = format_cards(combo.cards)
     if face == JOKER_FACE:
         if combo.joker >= 0:
             raise CombinationError(
-                f"{format_card(card)} cannot be laid off onto {shown}: it already holds a "
+                f"{format_card(card)} cannot be laid off onto {combo}: it already holds a "
                 f"joker, and a combination holds at most one ({_SPEC} section 3)",
                 code="joker_limit",
             )
         if not combo.accepts & JOKER_BIT:
             raise CombinationError(
-                f"{format_card(card)} cannot be laid off onto {shown}: the {combo.describe()} "
+                f"{format_card(card)} cannot be laid off onto {combo}: the {combo.describe()} "
                 f"is full ({_SPEC} section 3)",
                 code="combination_full",
             )
@@ -309,7 +310,7 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
     if face == combo.swap_face:
         where = "the set is full" if combo.kind == "set" else "it cannot shift"
         raise CombinationError(
-            f"{format_card(card)} cannot be laid off onto {shown}: the joker stands for "
+            f"{format_card(card)} cannot be laid off onto {combo}: the joker stands for "
             f"{format_card(face)} there and {where}; only a joker swap takes its "
             f"place ({_SPEC} sections 3-4)",
             code="needs_swap",
@@ -317,7 +318,7 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
     full = len(combo.cards) >= (MAX_SET if combo.kind == "set" else MAX_RUN)
     if full:
         raise CombinationError(
-            f"{format_card(card)} cannot be laid off onto {shown}: the {combo.describe()} is "
+            f"{format_card(card)} cannot be laid off onto {combo}: the {combo.describe()} is "
             f"full ({_SPEC} section 3)",
             code="combination_full",
         )
@@ -330,7 +331,7 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
     else:
         reason = "it is not the next card of the run at either end"
     raise CombinationError(
-        f"{format_card(card)} cannot be laid off onto {shown}: {reason} ({_SPEC} section 3)",
+        f"{format_card(card)} cannot be laid off onto {combo}: {reason} ({_SPEC} section 3)",
         code="does_not_fit",
     )
 
@@ -350,18 +351,17 @@ def swap_joker(
     card = Card(card).physical
     face = card & 63
     combo = combination
-    shown = format_cards(combo.cards)
     if combo.joker < 0:
-        raise CombinationError(f"no joker to swap in {shown} ({_SPEC} section 4)", code="no_joker")
+        raise CombinationError(f"no joker to swap in {combo} ({_SPEC} section 4)", code="no_joker")
     if combo.kind == "set" and combo.swap_face < 0:
         raise CombinationError(
-            f"cannot swap the joker of {shown}: a set must already hold 3 natural cards and "
+            f"cannot swap the joker of {combo}: a set must already hold 3 natural cards and "
             f"the joker, so that the real card makes a 4-card set ({_SPEC} section 4)",
             code="set_too_small",
         )
     if face == combo.shift_face and face >= 0:
         raise CombinationError(
-            f"cannot swap the joker of {shown} for {format_card(card)}: it is an end joker that "
+            f"cannot swap the joker of {combo} for {format_card(card)}: it is an end joker that "
             f"shifts to the other end, so lay {format_card(card)} off instead ({_SPEC} section "
             "3, end_joker_shifts)",
             code="joker_shifts",
@@ -369,7 +369,7 @@ def swap_joker(
     if face != combo.swap_face:
         wanted = combo.swap_face if combo.swap_face >= 0 else combo.shift_face
         raise CombinationError(
-            f"cannot swap the joker of {shown} with {format_card(card)}: the joker stands for "
+            f"cannot swap the joker of {combo} with {format_card(card)}: the joker stands for "
             f"{format_card(wanted)}, and only that exact card takes its place ({_SPEC} section 4)",
             code="wrong_card",
         )
