@@ -82,7 +82,10 @@ class Opening:
 # ``(packed for suit 0, table value, penalty without aces, aces, lowest rank, naturals)``.
 
 Template = tuple[int, int, int, int, int, int]
-_RUN_TEMPLATES: dict[int, tuple[tuple[Template, ...], tuple[Template, ...]]] = {}
+SuitRuns = tuple[tuple[Template, ...], tuple[Template, ...], int, int, tuple[int, ...]]
+"""(joker-free runs, runs with one joker, ranks in some joker-free run, ranks in some
+run with a joker, the natural ranks of each run with a joker)."""
+_RUN_TEMPLATES: dict[int, SuitRuns] = {}
 _SUIT_SHIFT: Final = _BITS * 13
 
 
@@ -107,11 +110,9 @@ def _joker_run(mask: int) -> int | None:
 _JOKER_RUNS: dict[int, int | None] = {}
 
 
-def _run_templates(mask: int) -> tuple[tuple[Template, ...], tuple[Template, ...]]:
-    """(joker-free runs, runs with one joker) within the ranks of ``mask``."""
-    cached = _RUN_TEMPLATES.get(mask)
-    if cached is not None:
-        return cached
+def _run_templates_direct(mask: int) -> tuple[tuple[Template, ...], tuple[Template, ...]]:
+    """(joker-free runs, runs with one joker) within the ranks of ``mask``, worked out
+    window by window: the definition, used once for all 13 ranks (and by the tests)."""
     present = [False] * 16
     for position in range(1, 15):
         present[position] = bool(mask >> ((position - 1) % 13) & 1)
@@ -146,9 +147,60 @@ def _run_templates(mask: int) -> tuple[tuple[Template, ...], tuple[Template, ...
                 if start is not None:
                     values = sum(position_value(p) for p in range(start, start + len(window)))
                     joker.append(_template(window, naturals, values))
-    result = (tuple(pure), tuple(joker))
-    _RUN_TEMPLATES[mask] = result
-    return result
+    return tuple(pure), tuple(joker)
+
+
+def _naturals(packed: int) -> int:
+    """The rank mask of a template's natural cards."""
+    return sum(1 << rank for rank in range(13) if packed >> (_BITS * rank) & 15)
+
+
+_ALL_RUNS: list[tuple[list[tuple[int, int, Template]], dict[int, tuple[int, Template]]]] = []
+"""Filled on first use, for the pure runs and the runs with a joker of the whole suit:
+(every template with its natural ranks, in :func:`_run_templates_direct`'s order; the
+same keyed by natural ranks). A set of naturals makes one run with a joker, and one
+pure run unless it is all 13 ranks (A-K and 2-A), which the keyed form never needs."""
+
+
+def _suit_runs(mask: int) -> SuitRuns:
+    """The run templates within the ranks ``mask`` of one suit, and the ranks they use.
+
+    A run fits a hand's suit exactly when its natural ranks are a subset of ``mask``, so
+    the templates are those of the whole suit whose naturals are a subset, in the same
+    order (checked for every mask by the tests). A hand's suit holds few ranks, so the
+    subsets are looked up; a crowded one is filtered instead.
+    """
+    cached = _RUN_TEMPLATES.get(mask)
+    if cached is not None:
+        return cached
+    if not _ALL_RUNS:
+        for templates in _run_templates_direct((1 << 13) - 1):
+            listed = [(order, _naturals(t[0]), t) for order, t in enumerate(templates)]
+            _ALL_RUNS.append((listed, {ranks: (order, t) for order, ranks, t in listed}))
+    found: list[list[tuple[int, int, Template]]] = []
+    for listed, keyed in _ALL_RUNS:
+        if _POPCOUNT[mask] <= 8:
+            hits = []
+            sub = mask
+            while sub:  # every subset of the mask
+                entry = keyed.get(sub)
+                if entry is not None:
+                    hits.append((entry[0], sub, entry[1]))
+                sub = (sub - 1) & mask
+            hits.sort()
+        else:
+            hits = [hit for hit in listed if not hit[1] & ~mask]
+        found.append(hits)
+    pure = tuple(hit[2] for hit in found[0])
+    joker = tuple(hit[2] for hit in found[1])
+    in_pure = in_joker = 0
+    for _, ranks, _ in found[0]:
+        in_pure |= ranks
+    with_joker = tuple(ranks for _, ranks, _ in found[1])
+    for ranks in with_joker:
+        in_joker |= ranks
+    cached = _RUN_TEMPLATES[mask] = (pure, joker, in_pure, in_joker, with_joker)
+    return cached
 
 
 def _template(window: range, naturals: int, value: int | None = None) -> Template:
@@ -237,7 +289,7 @@ def _combinations(
         mask = suit_masks[suit]
         if popcount[mask] < need:
             continue
-        pure, joker = _run_templates(mask)
+        pure, joker = _suit_runs(mask)[:2]
         shift = _SUIT_SHIFT * suit
         base = suit * 13
         for packed, value, pen, aces, lowest, size in pure:
@@ -318,35 +370,27 @@ def _ranks_values() -> tuple[int, ...]:
 
 _RANKS_VALUE: Final = _ranks_values()
 """Per 13-bit rank mask, the most those natural cards of one suit can count (set values)."""
-_RUN_RANKS: dict[int, tuple[int, int, tuple[int, ...]]] = {}
-
-
-def _run_ranks(mask: int) -> tuple[int, int, tuple[int, ...]]:
-    """For the ranks ``mask`` of one suit: (ranks in some joker-free run, ranks in some
-    run with a joker, the natural ranks of each run with a joker), as rank masks."""
-    cached = _RUN_RANKS.get(mask)
-    if cached is None:
-        pure, joker = _run_templates(mask)
-        in_pure = in_joker = 0
-        with_joker: list[int] = []
-        for template in (*pure, *joker):
-            ranks = 0
-            for rank in range(13):
-                if template[0] >> (_BITS * rank) & 15:
-                    ranks |= 1 << rank
-            if template in pure:
-                in_pure |= ranks
-            else:
-                in_joker |= ranks
-                with_joker.append(ranks)
-        cached = _RUN_RANKS[mask] = (in_pure, in_joker, tuple(with_joker))
-    return cached
+def _has_combination(suit_masks: Sequence[int], jokers: int) -> bool:
+    """Whether the hand holds any combination (exactly when :func:`_combinations` finds
+    one): the quick way out for the many small hands that hold none."""
+    a, b, c, d = suit_masks
+    if jokers:
+        if (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d):
+            return True  # two suits of a rank and a joker
+    elif (a & b & (c | d)) | (c & d & (a | b)):
+        return True
+    need = 2 if jokers else 3
+    for mask in suit_masks:
+        if _POPCOUNT[mask] >= need:
+            runs = _suit_runs(mask)
+            if runs[0] or (jokers and runs[1]):
+                return True
+    return False
 
 
 def _below_threshold(
     hand: Sequence[int],
     suit_masks: Sequence[int],
-    rank_suits: Sequence[int],
     jokers: int,
     threshold: int,
     exempt_ok: bool,
@@ -379,7 +423,7 @@ def _below_threshold(
         plain = three_suits & mask
         extended = in_sets & mask
         if popcount[mask] >= need:
-            in_pure, in_joker, with_joker = _run_ranks(mask)
+            _pure, _joker, in_pure, in_joker, with_joker = _suit_runs(mask)
             plain |= in_pure
             extended |= in_pure
             if jokers and with_joker:
@@ -467,12 +511,13 @@ class _Search:
         unmeldable: int,
         taken_single: int | None,
         must_lay: int | None,
+        bounds: dict[int, tuple[int, int, int]],
     ) -> None:
         self.best: list[Candidate] | None = None
         self.best_key: tuple[int, int] = (-1, -1)
         self.by_face = by_face
         self.face_list = sorted(by_face)
-        self.bounds: dict[tuple[int, int], tuple[int, int, int]] = {}
+        self.bounds = bounds
         # The part of ``rem`` a subproblem depends on: faces at or above its first face.
         self.upper_masks = [_UPPER[face] for face in self.face_list] + [_UPPER[JOKER_FACE]]
         self.threshold = threshold
@@ -488,10 +533,16 @@ class _Search:
     def bound(self, index: int, rem: int) -> tuple[int, int, int]:
         """The most penalty, table value and cards the faces from ``index`` on can still
         lay from ``rem`` (each maximised on its own, the constraints ignored): exact
-        upper bounds, memoised on the state."""
+        upper bounds, memoised on the state.
+
+        The combinations that fit in the cards of ``rem`` from the face of ``index`` up
+        are the same whatever the rest of the hand was, so the bound depends on those
+        cards alone (and on the hand values): the memo is shared by every search with
+        the same hand values, and a hand that changed by a card or two since the last
+        turn finds most of its subproblems solved.
+        """
         rem &= self.upper_masks[index]
-        key = (index, rem)
-        known = self.bounds.get(key)
+        known = self.bounds.get(rem)
         if known is not None:
             return known
         faces = self.face_list
@@ -511,7 +562,7 @@ class _Search:
                 if cards + option[4] > best_cards:
                     best_cards = cards + option[4]
             result = (best_laid, best_value, best_cards)
-        self.bounds[key] = result
+        self.bounds[rem] = result
         return result
 
     def run(
@@ -583,6 +634,13 @@ class _Search:
         return self.first_only
 
 
+_BOUNDS: dict[tuple[int, int], dict[int, tuple[int, int, int]]] = {}
+"""Per (ace, joker) hand values, the memo of :meth:`_Search.bound` shared by searches."""
+_BOUNDS_LIMIT: Final = 100_000
+"""Entries of a bound memo before it starts afresh (a few tens of MB at most): turns
+reuse the subproblems of recent turns, not of old ones."""
+
+
 def _solve(
     hand: Sequence[int],
     rules: RamiRules,
@@ -600,30 +658,31 @@ def _solve(
     :func:`_below_threshold` test by the plain one, so that tests can check that the
     quick test never rejects a hand the search would open."""
     suit_masks = [0, 0, 0, 0]
-    rank_suits = [0] * 13
     packed = 0
-    jokers = 0
-    taken_face = -1 if taken is None else taken & 63
-    taken_count = 0
     for card in hand:
         face = card & 63
-        if face == taken_face:
-            taken_count += 1
-        if face == JOKER_FACE:
-            jokers += 1
-            if not use_jokers:
-                continue
-        else:
+        if face != JOKER_FACE:
             suit_masks[face // 13] |= 1 << (face % 13)
-            rank_suits[face % 13] |= 1 << (face // 13)
         packed += _ONE[face]
+    taken_face = -1 if taken is None else taken & 63
+    taken_count = 0 if taken is None else packed >> (_BITS * taken_face) & 15
+    jokers = packed >> (_BITS * JOKER_FACE)
     usable_jokers = jokers if use_jokers else 0
-    if (
-        cuts
-        and threshold > 0
-        and _below_threshold(hand, suit_masks, rank_suits, usable_jokers, threshold, exempt_ok)
-    ):
-        return None
+    if not use_jokers:
+        packed -= jokers * _JOKER_ONE
+    if cuts:
+        if threshold > 0:
+            if _below_threshold(hand, suit_masks, usable_jokers, threshold, exempt_ok):
+                return None
+        elif not _has_combination(suit_masks, usable_jokers):
+            return None
+    rank_suits = [0] * 13
+    for suit in range(4):
+        mask = suit_masks[suit]
+        while mask:
+            low = mask & -mask
+            rank_suits[low.bit_length() - 1] |= 1 << suit
+            mask ^= low
     by_face = _combinations(
         suit_masks, rank_suits, usable_jokers, rules.ace_hand_value, rules.joker_hand_value
     )
@@ -646,7 +705,12 @@ def _solve(
                 left += 1
         if reach < threshold and not (exempt_ok and left <= 1):
             return None
+    key = (rules.ace_hand_value, rules.joker_hand_value)
+    bounds = _BOUNDS.get(key)
+    if bounds is None or len(bounds) > _BOUNDS_LIMIT:
+        bounds = _BOUNDS[key] = {}
     search = _Search(
+        bounds=bounds,
         by_face=by_face,
         threshold=threshold,
         exempt_ok=exempt_ok,
