@@ -358,8 +358,6 @@ def combination_faces(hand: Iterable[int], rules: RamiRules | None = None) -> in
     return union
 
 
-
-
 def _ranks_values() -> tuple[int, ...]:
     values = [0] * (1 << 13)
     for ranks in range(1, 1 << 13):
@@ -370,6 +368,8 @@ def _ranks_values() -> tuple[int, ...]:
 
 _RANKS_VALUE: Final = _ranks_values()
 """Per 13-bit rank mask, the most those natural cards of one suit can count (set values)."""
+
+
 def _has_combination(suit_masks: Sequence[int], jokers: int) -> bool:
     """Whether the hand holds any combination (exactly when :func:`_combinations` finds
     one): the quick way out for the many small hands that hold none."""
