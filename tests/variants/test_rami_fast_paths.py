@@ -2,7 +2,8 @@
 
 Observations are built through a mutable twin class and then given their frozen class;
 the events of draws, takes and discards are shared objects. Both must be
-indistinguishable from objects built the ordinary way.
+indistinguishable from objects built the ordinary way. Combinations are read directly
+from their cards; the general meld check must agree on every card list.
 """
 
 from __future__ import annotations
@@ -14,8 +15,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummykit.bots.rami_heuristic import RamiRandomBot
+from rummykit.cards import JOKER_FACE, Card, DeckSpec, build_deck
 from rummykit.core import Event
+from rummykit.melds import InvalidMeldError
 from rummykit.variants.rami import RamiObservation, RamiRound, RamiRules, new_round
+from rummykit.variants.rami_table import (
+    Combination,
+    _checked_combination,
+    _plain_combination,
+    combination_from_cards,
+)
 
 
 def _positions(seed: int, players: int) -> list[RamiRound]:
@@ -61,3 +70,48 @@ def test_shared_events_equal_freshly_built_ones(seed: int) -> None:
                 assert event.card is None or event.visible_to == seat
     replayed = RamiRound.from_record(rnd.to_record())
     assert replayed.history == rnd.history
+
+
+PACK = build_deck(DeckSpec(decks=2, jokers=4))
+
+
+@st.composite
+def near_combinations(draw: st.DrawFn) -> list[Card]:
+    """Card lists that are often combinations: stretches of one suit, ranks in several
+    suits, with or without jokers, sometimes spoiled by a stray card."""
+    size = draw(st.integers(3, 13))
+    shape = draw(st.sampled_from(["run", "set", "any"]))
+    if shape == "run":
+        suit, start = draw(st.integers(0, 3)), draw(st.integers(0, 12))
+        faces = [suit * 13 + (start + i) % 13 for i in range(size)]
+    elif shape == "set":
+        rank = draw(st.integers(0, 12))
+        faces = [suit * 13 + rank for suit in draw(st.permutations(range(4)))[: min(size, 4)]]
+    else:
+        return draw(st.lists(st.sampled_from(PACK), min_size=3, max_size=size, unique=True))
+    cards = [face | draw(st.integers(0, 1)) << 6 for face in faces]
+    for _ in range(draw(st.integers(0, 2))):
+        cards[draw(st.integers(0, len(cards) - 1))] = JOKER_FACE | draw(st.integers(0, 3)) << 6
+    if draw(st.booleans()) and len(cards) > 3:
+        cards.pop(draw(st.integers(0, len(cards) - 1)))
+    if draw(st.integers(0, 4)) == 0:
+        cards[0] = draw(st.sampled_from(PACK))
+    return [Card(card) for card in draw(st.permutations(cards))]
+
+
+@settings(max_examples=600, deadline=None)
+@given(near_combinations(), st.booleans())
+def test_plain_reading_of_combinations_agrees_with_the_meld_check(
+    cards: list[Card], shifts: bool
+) -> None:
+    try:
+        expected: Combination | None = _checked_combination(cards, 1, shifts)
+    except InvalidMeldError:
+        expected = None
+    found = _plain_combination(cards, 1, shifts)
+    assert found == expected
+    if expected is not None:
+        assert combination_from_cards(cards, 1, shifts=shifts) == expected
+    else:
+        with pytest.raises(InvalidMeldError):
+            combination_from_cards(cards, 1, shifts=shifts)
