@@ -30,7 +30,7 @@ import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, make_dataclass
 from itertools import islice
-from typing import Any, Final, Literal, cast, overload
+from typing import Any, Final, Literal, overload
 
 from rummykit.cards import (
     JOKER_FACE,
@@ -772,13 +772,6 @@ _ObservationBuilder: Final = make_dataclass(
 )
 
 
-def _build_observation(*values: Any) -> RamiObservation:
-    """A :class:`RamiObservation` of every field in order (see ``_ObservationBuilder``)."""
-    built = _ObservationBuilder(*values)
-    built.__class__ = RamiObservation
-    return cast(RamiObservation, built)
-
-
 # ======================================================================= the round
 
 _SORT_KEY: Final = tuple(((card & 63) << 3) | ((card >> 6) & 7) for card in range(_MAX_ID))
@@ -792,6 +785,7 @@ class RamiRound:
         "_private",
         "_public",
         "_seen",
+        "_sorted",
         "actions",
         "active",
         "current_player",
@@ -845,6 +839,7 @@ class RamiRound:
     seed: int | None
     deck: tuple[Card, ...]
     _seen: list[list[Event]]
+    _sorted: list[tuple[tuple[Card, ...], tuple[Card, ...], tuple[RamiAction, ...]]]
     _public: list[Event]
     _private: list[list[int]]
 
@@ -867,7 +862,27 @@ class RamiRound:
 
     def hand_cards(self, seat: int) -> list[Card]:
         """The cards a seat holds, sorted (engine-side; players see them via observation)."""
-        return sorted(self.hands[seat], key=_sort_key)
+        return list(self._sorted_hand(seat))
+
+    def _sorted_hand(self, seat: int) -> tuple[Card, ...]:
+        """The seat's hand sorted by face (see :meth:`_sorted_entry`)."""
+        return self._sorted_entry(seat)[1]
+
+    def _sorted_entry(
+        self, seat: int
+    ) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[RamiAction, ...]]:
+        """(the hand, the hand sorted by face, its discard actions in that order),
+        remembered with the hand they were made from: a hand is observed and listed
+        several times between two changes, and comparing it with the remembered one
+        costs a fraction of sorting it again (a comparison, not a flag set by the
+        engine, so a hand edited from outside is never missed)."""
+        raw = tuple(self.hands[seat])
+        entry = self._sorted[seat]
+        if raw != entry[0]:
+            ordered = tuple(sorted(raw, key=_sort_key))
+            entry = (raw, ordered, tuple([_DISCARDS[card] for card in ordered]))
+            self._sorted[seat] = entry
+        return entry
 
     def all_cards(self) -> list[Card]:
         """Every physical card of the round wherever it is (hands, table, piles)."""
@@ -902,12 +917,11 @@ class RamiRound:
                 return self._last_card_plays(hand[0])
             return [_END_PLAY]
         if phase == "discard":
+            discards = self._sorted_entry(self.current_player)[2]
             taken = self.taken_card
-            return [
-                _DISCARDS[card]
-                for card in sorted(self.hands[self.current_player], key=_sort_key)
-                if card != taken
-            ]
+            if taken is None:
+                return list(discards)
+            return [action for action in discards if action.card != taken]
         return []
 
     def _last_card_plays(self, card: Card) -> list[RamiAction]:
@@ -1658,14 +1672,14 @@ class RamiRound:
                     break
                 seen[index] = history[index]
         mine = self.current_player == seat
-        return _build_observation(
+        built = _ObservationBuilder(
             seat,
             self.phase,
             self.current_player,
             self.dealer,
             self.players,
             self.active,
-            tuple(sorted(self.hands[seat], key=_sort_key)),
+            self._sorted_entry(seat)[1],
             tuple(self.table),
             tuple(self.discard_pile),
             len(self.stock),
@@ -1682,6 +1696,9 @@ class RamiRound:
             (),
             1,
         )
+        built.__class__ = RamiObservation  # see _ObservationBuilder
+        view: RamiObservation = built
+        return view
 
     def clone(self) -> RamiRound:
         """An independent copy (cheap: a few small lists; combinations are immutable)."""
@@ -1712,6 +1729,7 @@ class RamiRound:
         other.seed = self.seed
         other.deck = self.deck
         other._seen = [[] for _ in range(self.players)]
+        other._sorted = self._sorted.copy()
         other._public = self._public.copy()
         other._private = [own.copy() for own in self._private]
         return other
@@ -1873,6 +1891,7 @@ def new_round(
     rnd.history = [Event("deal", dealer, detail={"upcard": format_card(upcard)})]
     rnd.actions = []
     rnd._seen = [[] for _ in range(players)]
+    rnd._sorted = [((), (), ())] * players
     rnd._public = list(rnd.history)
     rnd._private = [[] for _ in range(players)]
     return rnd
