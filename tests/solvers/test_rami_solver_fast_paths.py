@@ -22,8 +22,8 @@ from rummykit.solvers.rami_layoffs import legal_moves
 from rummykit.solvers.rami_opening import _has_combination, hand_combinations
 from rummykit.variants.rami import RamiAction, RamiRound, RamiRules, new_round
 
-PACK = build_deck(DeckSpec(decks=2, jokers=4))
-"""The 108 physical cards of Rami with four players."""
+PACK = build_deck(DeckSpec(decks=3, jokers=4))
+"""The 160 physical cards of Rami with five or six players (three copies of a face)."""
 
 RULES = [
     RamiRules(),

@@ -389,14 +389,19 @@ def _has_combination(suit_masks: Sequence[int], jokers: int) -> bool:
 
 
 def _below_threshold(
-    hand: Sequence[int],
     suit_masks: Sequence[int],
+    copies: Sequence[Sequence[int]],
+    cards: int,
     jokers: int,
     threshold: int,
     exempt_ok: bool,
 ) -> bool:
     """True when no packing of the hand's combinations can reach ``threshold`` (nor go
     out under the exemption): a quick necessary test run before any candidate is built.
+
+    ``suit_masks`` holds the ranks of each suit in the hand, ``copies`` the ranks held
+    a second and a third time, ``cards`` counts the hand's cards and ``jokers`` the
+    jokers that may be used.
 
     Two upper bounds on an opening's table value, each card at its set value (the most it
     can count) and a joker at 11: (1) every card that lies in some combination; (2) with
@@ -412,16 +417,17 @@ def _below_threshold(
     in_sets = two_suits if jokers else three_suits
     need = 2 if jokers else 3
     popcount = _POPCOUNT
-    pure_faces = full_faces = 0  # faces in some joker-free combination / in some combination
+    values = _RANKS_VALUE
     joker_meldable = jokers > 0 and in_sets != 0
-    pure = [0, 0, 0, 0]
+    pure = [0, 0, 0, 0]  # per suit, the ranks in some joker-free combination
     joker_runs: list[tuple[int, tuple[int, ...]]] = []
+    reach = reach_pure = melded = 0
     for suit in range(4):
         mask = suit_masks[suit]
         if not mask:
             continue
         plain = three_suits & mask
-        extended = in_sets & mask
+        extended = in_sets & mask  # the ranks in some combination
         if popcount[mask] >= need:
             _pure, _joker, in_pure, in_joker, with_joker = _suit_runs(mask)
             plain |= in_pure
@@ -431,21 +437,20 @@ def _below_threshold(
                 joker_meldable = True
                 joker_runs.append((suit, with_joker))
         pure[suit] = plain
-        pure_faces |= plain << (13 * suit)
-        full_faces |= extended << (13 * suit)
-    reach = reach_pure = left = 0
-    top_value = _TOP_VALUE
-    for card in hand:
-        face = card & 63
-        if full_faces >> face & 1:
-            top = top_value[face]
-            reach += top
-            if pure_faces >> face & 1:
-                reach_pure += top
-        elif face == JOKER_FACE and joker_meldable:
-            reach += 11
-        else:
-            left += 1
+        if extended:
+            reach += values[extended]
+            reach_pure += values[plain]
+            melded += popcount[extended]
+            for layer in copies:  # the second and third copies count again
+                held = layer[suit]
+                if held & extended:
+                    reach += values[held & extended]
+                    reach_pure += values[held & plain]
+                    melded += popcount[held & extended]
+    left = cards - melded  # cards in no combination stay in hand
+    if joker_meldable:
+        reach += 11 * jokers
+        left -= jokers
     if exempt_ok and left <= 1:
         return False
     if reach < threshold:
@@ -658,21 +663,36 @@ def _solve(
     :func:`_below_threshold` test by the plain one, so that tests can check that the
     quick test never rejects a hand the search would open."""
     suit_masks = [0, 0, 0, 0]
+    second = [0, 0, 0, 0]  # ranks held twice, and three times (several decks)
+    third = [0, 0, 0, 0]
+    crowded = False
     packed = 0
     for card in hand:
         face = card & 63
-        if face != JOKER_FACE:
-            suit_masks[face // 13] |= 1 << (face % 13)
         packed += _ONE[face]
+        if face != JOKER_FACE:
+            suit = face // 13
+            bit = 1 << (face - 13 * suit)
+            if not suit_masks[suit] & bit:
+                suit_masks[suit] |= bit
+            elif not second[suit] & bit:
+                second[suit] |= bit
+            elif not third[suit] & bit:
+                third[suit] |= bit
+            else:
+                crowded = True  # a fourth copy: only the plain cut below counts it
     taken_face = -1 if taken is None else taken & 63
     taken_count = 0 if taken is None else packed >> (_BITS * taken_face) & 15
     jokers = packed >> (_BITS * JOKER_FACE)
     usable_jokers = jokers if use_jokers else 0
     if not use_jokers:
         packed -= jokers * _JOKER_ONE
-    if cuts:
+    quick = cuts and not crowded
+    if quick:
         if threshold > 0:
-            if _below_threshold(hand, suit_masks, usable_jokers, threshold, exempt_ok):
+            if _below_threshold(
+                suit_masks, (second, third), len(hand), usable_jokers, threshold, exempt_ok
+            ):
                 return None
         elif not _has_combination(suit_masks, usable_jokers):
             return None
@@ -688,7 +708,7 @@ def _solve(
     )
     if not by_face:
         return None
-    if not cuts and threshold > 0:
+    if not quick and threshold > 0:
         # The straightforward cut (the reference for _below_threshold): the most the
         # cards in any combination could count, unless the exemption could apply.
         meldable = 0

@@ -906,8 +906,15 @@ class RamiRound:
         """
         phase = self.phase
         if phase == "draw":
+            rules = self.rules
+            if self.discard_pile and not (
+                rules.discard_must_be_melded
+                or rules.discard_from_second_round
+                or rules.one_card_must_draw_stock
+            ):
+                return [_DRAW_STOCK, _TAKE_DISCARD]  # the common case, without the checks
             if self._take_discard_error(self.current_player) is None and not (
-                self.rules.discard_must_be_melded
+                rules.discard_must_be_melded
             ):
                 return [_DRAW_STOCK, _TAKE_DISCARD]
             return [_DRAW_STOCK]
@@ -969,6 +976,11 @@ class RamiRound:
         seat = self.current_player
         kind = action.kind
         phase = self.phase
+        if action is _END_PLAY and phase == "play":
+            # The most frequent play: no event, nothing to record but the action.
+            self._end_play(seat)
+            self.actions.append(action)
+            return []
         if phase == "draw":
             if kind == "draw_stock":
                 events = self._draw_stock(seat)
