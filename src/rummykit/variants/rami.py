@@ -782,6 +782,7 @@ class RamiRound:
     """One round of Rami for 2-6 players. Build with :func:`new_round`."""
 
     __slots__ = (
+        "_discards",
         "_private",
         "_public",
         "_seen",
@@ -839,7 +840,8 @@ class RamiRound:
     seed: int | None
     deck: tuple[Card, ...]
     _seen: list[list[Event]]
-    _sorted: list[tuple[tuple[Card, ...], tuple[Card, ...], tuple[RamiAction, ...]]]
+    _sorted: list[tuple[tuple[Card, ...], tuple[Card, ...]]]
+    _discards: tuple[tuple[Card, ...], tuple[RamiAction, ...]]
     _public: list[Event]
     _private: list[list[int]]
 
@@ -865,24 +867,16 @@ class RamiRound:
         return list(self._sorted_hand(seat))
 
     def _sorted_hand(self, seat: int) -> tuple[Card, ...]:
-        """The seat's hand sorted by face (see :meth:`_sorted_entry`)."""
-        return self._sorted_entry(seat)[1]
-
-    def _sorted_entry(
-        self, seat: int
-    ) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[RamiAction, ...]]:
-        """(the hand, the hand sorted by face, its discard actions in that order),
-        remembered with the hand they were made from: a hand is observed and listed
-        several times between two changes, and comparing it with the remembered one
-        costs a fraction of sorting it again (a comparison, not a flag set by the
-        engine, so a hand edited from outside is never missed)."""
+        """The seat's hand sorted by face, remembered with the hand it was sorted from:
+        a hand is observed and listed several times between two changes, and comparing
+        it with the remembered one costs a fraction of sorting it again (a comparison,
+        not a flag set by the engine, so a hand edited from outside is never missed)."""
         raw = tuple(self.hands[seat])
-        entry = self._sorted[seat]
-        if raw != entry[0]:
+        known, ordered = self._sorted[seat]
+        if raw != known:
             ordered = tuple(sorted(raw, key=_sort_key))
-            entry = (raw, ordered, tuple([_DISCARDS[card] for card in ordered]))
-            self._sorted[seat] = entry
-        return entry
+            self._sorted[seat] = (raw, ordered)
+        return ordered
 
     def all_cards(self) -> list[Card]:
         """Every physical card of the round wherever it is (hands, table, piles)."""
@@ -924,7 +918,11 @@ class RamiRound:
                 return self._last_card_plays(hand[0])
             return [_END_PLAY]
         if phase == "discard":
-            discards = self._sorted_entry(self.current_player)[2]
+            ordered = self._sorted_hand(self.current_player)
+            made_from, discards = self._discards
+            if made_from is not ordered:  # the discards of the same sorted hand, kept
+                discards = tuple([_DISCARDS[card] for card in ordered])
+                self._discards = (ordered, discards)
             taken = self.taken_card
             if taken is None:
                 return list(discards)
@@ -1691,7 +1689,7 @@ class RamiRound:
             self.dealer,
             self.players,
             self.active,
-            self._sorted_entry(seat)[1],
+            self._sorted_hand(seat),
             tuple(self.table),
             tuple(self.discard_pile),
             len(self.stock),
@@ -1742,6 +1740,7 @@ class RamiRound:
         other.deck = self.deck
         other._seen = [[] for _ in range(self.players)]
         other._sorted = self._sorted.copy()
+        other._discards = self._discards
         other._public = self._public.copy()
         other._private = [own.copy() for own in self._private]
         return other
@@ -1903,7 +1902,8 @@ def new_round(
     rnd.history = [Event("deal", dealer, detail={"upcard": format_card(upcard)})]
     rnd.actions = []
     rnd._seen = [[] for _ in range(players)]
-    rnd._sorted = [((), (), ())] * players
+    rnd._sorted = [((), ())] * players
+    rnd._discards = ((), ())
     rnd._public = list(rnd.history)
     rnd._private = [[] for _ in range(players)]
     return rnd
