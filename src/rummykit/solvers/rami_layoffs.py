@@ -178,6 +178,21 @@ def legal_moves(
 ) -> list[RamiAction]:
     """Lay-offs and joker swaps the engine accepts now (for an opened player)."""
     rules = rules or _DEFAULT_RULES
+    mask = 0
+    for card in hand:
+        mask |= 1 << (card & 63)
+    # Most hands fit nowhere: look at the faces first, pick the cards only on a fit.
+    for combo in table:
+        swap = combo.swap_face
+        shift = combo.shift_face
+        if (
+            combo.accepts & mask
+            or (shift >= 0 and mask >> shift & 1)
+            or (swap >= 0 and mask >> swap & 1)
+        ):
+            break
+    else:
+        return []
     cards, mask = _one_per_face(hand, taken)
     moves = _layoffs(cards, mask, table)
     moves.extend(_swaps(hand, cards, mask, table, rules.end_joker_shifts, all_destinations))

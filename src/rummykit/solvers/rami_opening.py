@@ -843,8 +843,21 @@ def best_melds(
 ) -> Opening | None:
     """After opening: the new combinations that leave the least penalty, or ``None``."""
     rules = rules or _DEFAULT_RULES
+    cards = list(hand)
+    # Most hands left after opening hold no combination at all: say so before the
+    # search is set up.
+    suit_masks = [0, 0, 0, 0]
+    jokers = 0
+    for card in cards:
+        face = card & 63
+        if face == JOKER_FACE:
+            jokers += 1
+        else:
+            suit_masks[face // 13] |= 1 << (face % 13)
+    if not _has_combination(suit_masks, jokers if use_jokers else 0):
+        return None
     return _solve(
-        list(hand),
+        cards,
         rules,
         threshold=0,
         exempt_ok=False,
