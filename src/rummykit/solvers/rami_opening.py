@@ -476,7 +476,13 @@ def _below_threshold(
 
 
 def _faces_of(packed: int) -> list[int]:
-    return [face for face in range(JOKER_FACE + 1) if packed >> (_BITS * face) & 15]
+    """The faces held in ``packed``, in increasing order (lowest nibble first)."""
+    faces = []
+    while packed:
+        face = ((packed & -packed).bit_length() - 1) >> 2
+        faces.append(face)
+        packed &= ~(15 << (_BITS * face))
+    return faces
 
 
 # -- the search ---------------------------------------------------------------------------
@@ -755,9 +761,19 @@ def _to_opening(
     taken: int | None,
     table: Sequence[int],
 ) -> Opening:
+    ordered = sorted(hand)
+    if taken is not None and taken in ordered:
+        # The card taken from the discard pile is laid first of its face.
+        ordered = [card for card in ordered if card == taken] + [
+            card for card in ordered if card != taken
+        ]
     pools: dict[int, list[Card]] = {}
-    for card in sorted(hand, key=lambda c: (c != taken, c)):
-        pools.setdefault(card & 63, []).append(Card(card))
+    for card in ordered:
+        pool = pools.get(card & 63)
+        if pool is None:
+            pools[card & 63] = [Card(card)]
+        else:
+            pool.append(Card(card))
     combos: list[tuple[Card, ...]] = []
     value = 0
     for option in chosen:
