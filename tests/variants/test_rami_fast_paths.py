@@ -19,6 +19,7 @@ from rummykit.cards import JOKER_FACE, Card, DeckSpec, build_deck
 from rummykit.core import Event
 from rummykit.melds import InvalidMeldError
 from rummykit.variants.rami import RamiObservation, RamiRound, RamiRules, new_round
+from rummykit.variants.rami_game import RamiGame
 from rummykit.variants.rami_table import (
     Combination,
     _checked_combination,
@@ -115,3 +116,16 @@ def test_plain_reading_of_combinations_agrees_with_the_meld_check(
     else:
         with pytest.raises(InvalidMeldError):
             combination_from_cards(cards, 1, shifts=shifts)
+
+
+def test_game_observations_carry_the_totals_like_a_replaced_round_observation() -> None:
+    game = RamiGame(RamiRules(end_mode="rounds", rounds=3), players=3, seed=5)
+    bots = [RamiRandomBot(seat) for seat in range(3)]
+    while not game.is_over:
+        seat = game.round.current_player
+        view = game.observation(seat)
+        expected = dataclasses.replace(
+            game.round.observation(seat), scores=game.totals, round_number=game.round_number
+        )
+        assert view == expected and type(view) is RamiObservation
+        game.apply(bots[seat].act(view, game.legal_actions()))

@@ -1665,8 +1665,14 @@ class RamiRound:
 
     # -- views ----------------------------------------------------------------------------
 
-    def observation(self, seat: int) -> RamiObservation:
-        """Everything ``seat`` may know, and nothing else."""
+    def observation(
+        self, seat: int, *, scores: tuple[int, ...] = (), round_number: int = 1
+    ) -> RamiObservation:
+        """Everything ``seat`` may know, and nothing else.
+
+        ``scores`` and ``round_number`` are the game's, filled in by
+        :class:`~rummykit.variants.rami_game.RamiGame`.
+        """
         if not 0 <= seat < self.players:
             raise ValueError(f"this round has seats 0-{self.players - 1}, not {seat!r}")
         # The public history (stock draws masked), with this seat's own draws shown.
@@ -1703,8 +1709,8 @@ class RamiRound:
             self.rules,
             EventLog(seen, len(seen)),
             self.result,
-            (),
-            1,
+            scores,
+            round_number,
         )
         built.__class__ = RamiObservation  # see _ObservationBuilder
         view: RamiObservation = built
