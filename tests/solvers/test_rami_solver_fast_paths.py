@@ -155,3 +155,11 @@ def test_small_hand_moves_are_exactly_the_engines(seed: int, rules: RamiRules) -
                 and target == index
                 for kind, listed_card, target in listed
             )
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, (1 << 13) - 1))
+def test_run_ranks_by_bits_match_the_templates(mask: int) -> None:
+    pure, joker, in_pure, in_joker, _ = rami_opening._suit_runs(mask)
+    assert rami_opening._run_ranks(mask) == (in_pure, in_joker)
+    assert bool(pure) == bool(in_pure) and bool(joker) == bool(in_joker)

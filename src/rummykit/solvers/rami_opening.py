@@ -370,6 +370,22 @@ _RANKS_VALUE: Final = _ranks_values()
 """Per 13-bit rank mask, the most those natural cards of one suit can count (set values)."""
 
 
+def _run_ranks(mask: int) -> tuple[int, int]:
+    """(ranks in some joker-free run, ranks in some run with one joker) among the ranks
+    ``mask`` of one suit, by bit operations: the same ranks the templates of
+    :func:`_suit_runs` use (checked for every mask by the tests), without building them.
+
+    On run positions (the ace at 1 and at 14), a card is in a joker-free run when it
+    lies in three consecutive held positions, and in a run with one joker when another
+    held card is one or two positions away (the joker fills the rest of three).
+    """
+    positions = mask | (mask & 1) << 13
+    starts = positions & positions >> 1 & positions >> 2
+    pure = starts | starts << 1 | starts << 2
+    near = positions & (positions >> 1 | positions << 1 | positions >> 2 | positions << 2)
+    return (pure & 0x1FFF) | (pure >> 13 & 1), (near & 0x1FFF) | (near >> 13 & 1)
+
+
 def _has_combination(suit_masks: Sequence[int], jokers: int) -> bool:
     """Whether the hand holds any combination (exactly when :func:`_combinations` finds
     one): the quick way out for the many small hands that hold none."""
@@ -379,12 +395,10 @@ def _has_combination(suit_masks: Sequence[int], jokers: int) -> bool:
             return True  # two suits of a rank and a joker
     elif (a & b & (c | d)) | (c & d & (a | b)):
         return True
-    need = 2 if jokers else 3
     for mask in suit_masks:
-        if _POPCOUNT[mask] >= need:
-            runs = _suit_runs(mask)
-            if runs[0] or (jokers and runs[1]):
-                return True
+        in_pure, in_joker = _run_ranks(mask)
+        if in_pure or (jokers and in_joker):
+            return True
     return False
 
 
@@ -415,27 +429,23 @@ def _below_threshold(
     two_suits = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
     three_suits = (a & b & (c | d)) | (c & d & (a | b))
     in_sets = two_suits if jokers else three_suits
-    need = 2 if jokers else 3
     popcount = _POPCOUNT
     values = _RANKS_VALUE
     joker_meldable = jokers > 0 and in_sets != 0
     pure = [0, 0, 0, 0]  # per suit, the ranks in some joker-free combination
-    joker_runs: list[tuple[int, tuple[int, ...]]] = []
+    joker_runs: list[int] = []  # suits with a run that needs a joker
     reach = reach_pure = melded = 0
     for suit in range(4):
         mask = suit_masks[suit]
         if not mask:
             continue
-        plain = three_suits & mask
-        extended = in_sets & mask  # the ranks in some combination
-        if popcount[mask] >= need:
-            _pure, _joker, in_pure, in_joker, with_joker = _suit_runs(mask)
-            plain |= in_pure
-            extended |= in_pure
-            if jokers and with_joker:
-                extended |= in_joker
-                joker_meldable = True
-                joker_runs.append((suit, with_joker))
+        in_pure, in_joker = _run_ranks(mask)
+        plain = (three_suits & mask) | in_pure
+        extended = (in_sets & mask) | in_pure  # the ranks in some combination
+        if jokers and in_joker:
+            extended |= in_joker
+            joker_meldable = True
+            joker_runs.append(suit)
         pure[suit] = plain
         if extended:
             reach += values[extended]
@@ -466,9 +476,9 @@ def _below_threshold(
         pairs ^= low
         alone = sum(1 for suit in range(4) if suit_masks[suit] & low and not pure[suit] & low)
         extra = max(extra, alone * _SET_VALUE[low.bit_length() - 1])
-    for suit, with_joker in joker_runs:
+    for suit in joker_runs:
         plain = pure[suit]
-        for ranks in with_joker:
+        for ranks in _suit_runs(suit_masks[suit])[4]:
             value = _RANKS_VALUE[ranks & ~plain]
             if value > extra:
                 extra = value
