@@ -94,16 +94,16 @@ def test_quick_cuts_and_shared_memo_agree_with_the_plain_search(
 @settings(max_examples=300, deadline=None)
 @given(hands, st.booleans())
 def test_has_combination_is_exactly_some_candidate(hand: list[int], use_jokers: bool) -> None:
-    masks = [0, 0, 0, 0]
+    lanes = 0
     jokers = 0
     for card in hand:
         face = card & 63
         if face == JOKER_FACE:
             jokers += 1
         else:
-            masks[face // 13] |= 1 << (face % 13)
+            lanes |= rami_opening._LANE[face]
     expected = bool(hand_combinations(hand, use_jokers=use_jokers))
-    assert _has_combination(masks, jokers if use_jokers else 0) == expected
+    assert _has_combination(lanes, jokers if use_jokers else 0) == expected
 
 
 def _small_hand_position(seed: int, rules: RamiRules) -> RamiRound | None:
@@ -163,3 +163,13 @@ def test_run_ranks_by_bits_match_the_templates(mask: int) -> None:
     pure, joker, in_pure, in_joker, _ = rami_opening._suit_runs(mask)
     assert rami_opening._run_ranks(mask) == (in_pure, in_joker)
     assert bool(pure) == bool(in_pure) and bool(joker) == bool(in_joker)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, (1 << 13) - 1), min_size=4, max_size=4))
+def test_lane_runs_are_the_run_ranks_of_every_suit(masks: list[int]) -> None:
+    lanes = sum(mask << (16 * suit) for suit, mask in enumerate(masks))
+    in_pure, in_joker = rami_opening._lane_runs(lanes)
+    for suit, mask in enumerate(masks):
+        lane = (in_pure >> (16 * suit) & 0xFFFF, in_joker >> (16 * suit) & 0xFFFF)
+        assert lane == rami_opening._run_ranks(mask)

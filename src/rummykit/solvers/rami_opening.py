@@ -386,25 +386,59 @@ def _run_ranks(mask: int) -> tuple[int, int]:
     return (pure & 0x1FFF) | (pure >> 13 & 1), (near & 0x1FFF) | (near >> 13 & 1)
 
 
-def _has_combination(suit_masks: Sequence[int], jokers: int) -> bool:
-    """Whether the hand holds any combination (exactly when :func:`_combinations` finds
-    one): the quick way out for the many small hands that hold none."""
-    a, b, c, d = suit_masks
-    if jokers:
-        if (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d):
-            return True  # two suits of a rank and a joker
-    elif (a & b & (c | d)) | (c & d & (a | b)):
-        return True
-    for mask in suit_masks:
-        in_pure, in_joker = _run_ranks(mask)
-        if in_pure or (jokers and in_joker):
-            return True
-    return False
+# A hand's *lanes*: its natural cards as one integer, 16 bits per suit (bit ``16 s + r - 1``
+# for rank ``r`` of suit ``s``), so that every suit is tested at once. For run positions
+# a lane's bit 13 is the ace again (high); bits 14-15 stay empty, so that no shift by
+# one or two positions reaches the next suit.
+_LANE: Final = tuple(1 << (16 * (face // 13) + face % 13) for face in range(JOKER_FACE))
+_RANKS_ALL: Final = sum(0x1FFF << (16 * suit) for suit in range(4))
+_ACES_ALL: Final = sum(1 << (16 * suit) for suit in range(4))
+"""Bit 0 of every lane; a 13-bit rank mask times this is that mask in every suit."""
+
+
+def _lane_runs(lanes: int) -> tuple[int, int]:
+    """:func:`_run_ranks` for every suit of ``lanes`` at once, as lanes."""
+    positions = lanes | (lanes & _ACES_ALL) << 13
+    starts = positions & positions >> 1 & positions >> 2
+    pure = starts | starts << 1 | starts << 2
+    near = positions & (positions >> 1 | positions << 1 | positions >> 2 | positions << 2)
+    in_pure = (pure & _RANKS_ALL) | (pure >> 13 & _ACES_ALL)
+    return in_pure, (near & _RANKS_ALL) | (near >> 13 & _ACES_ALL)
+
+
+def _lanes_value(lanes: int) -> int:
+    """The most the cards of ``lanes`` can count (set values)."""
+    values = _RANKS_VALUE
+    return (
+        values[lanes & 0x1FFF]
+        + values[lanes >> 16 & 0x1FFF]
+        + values[lanes >> 32 & 0x1FFF]
+        + values[lanes >> 48 & 0x1FFF]
+    )
+
+
+def _set_ranks(lanes: int) -> tuple[int, int]:
+    """(ranks held in at least two suits, in at least three), bit-parallel on ranks."""
+    a, b, c, d = lanes & 0x1FFF, lanes >> 16 & 0x1FFF, lanes >> 32 & 0x1FFF, lanes >> 48
+    two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    return two, (a & b & (c | d)) | (c & d & (a | b))
+
+
+def _has_combination(lanes: int, jokers: int) -> bool:
+    """Whether the hand of ``lanes`` (and ``jokers`` usable jokers) holds any combination,
+    exactly when :func:`_combinations` finds one: the quick way out for the many small
+    hands that hold none."""
+    two_suits, three_suits = _set_ranks(lanes)
+    if three_suits or (jokers and two_suits):
+        return True  # a set, or two suits of a rank and a joker
+    in_pure, in_joker = _lane_runs(lanes)
+    return bool(in_pure or (jokers and in_joker))
 
 
 def _below_threshold(
-    suit_masks: Sequence[int],
-    copies: Sequence[Sequence[int]],
+    lanes: int,
+    second: int,
+    third: int,
     cards: int,
     jokers: int,
     threshold: int,
@@ -413,9 +447,9 @@ def _below_threshold(
     """True when no packing of the hand's combinations can reach ``threshold`` (nor go
     out under the exemption): a quick necessary test run before any candidate is built.
 
-    ``suit_masks`` holds the ranks of each suit in the hand, ``copies`` the ranks held
-    a second and a third time, ``cards`` counts the hand's cards and ``jokers`` the
-    jokers that may be used.
+    ``lanes`` holds the hand's natural cards, ``second`` and ``third`` the ones held a
+    second and a third time (several decks), ``cards`` counts the hand's cards and
+    ``jokers`` the jokers that may be used.
 
     Two upper bounds on an opening's table value, each card at its set value (the most it
     can count) and a joker at 11: (1) every card that lies in some combination; (2) with
@@ -424,39 +458,23 @@ def _below_threshold(
     a joker, and each joker lies in one combination). Cards in no combination stay in
     hand, so with two of them the exemption cannot apply.
     """
-    a, b, c, d = suit_masks
-    # Ranks held in at least 2 / 3 suits, bit-parallel over the 13 ranks: the sets.
-    two_suits = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
-    three_suits = (a & b & (c | d)) | (c & d & (a | b))
+    two_suits, three_suits = _set_ranks(lanes)
     in_sets = two_suits if jokers else three_suits
-    popcount = _POPCOUNT
-    values = _RANKS_VALUE
+    in_pure, in_joker = _lane_runs(lanes)
+    plain = (three_suits * _ACES_ALL & lanes) | in_pure  # in some joker-free combination
+    extended = (in_sets * _ACES_ALL & lanes) | in_pure  # in some combination
     joker_meldable = jokers > 0 and in_sets != 0
-    pure = [0, 0, 0, 0]  # per suit, the ranks in some joker-free combination
-    joker_runs: list[int] = []  # suits with a run that needs a joker
-    reach = reach_pure = melded = 0
-    for suit in range(4):
-        mask = suit_masks[suit]
-        if not mask:
-            continue
-        in_pure, in_joker = _run_ranks(mask)
-        plain = (three_suits & mask) | in_pure
-        extended = (in_sets & mask) | in_pure  # the ranks in some combination
-        if jokers and in_joker:
-            extended |= in_joker
-            joker_meldable = True
-            joker_runs.append(suit)
-        pure[suit] = plain
-        if extended:
-            reach += values[extended]
-            reach_pure += values[plain]
-            melded += popcount[extended]
-            for layer in copies:  # the second and third copies count again
-                held = layer[suit]
-                if held & extended:
-                    reach += values[held & extended]
-                    reach_pure += values[held & plain]
-                    melded += popcount[held & extended]
+    if jokers and in_joker:
+        extended |= in_joker
+        joker_meldable = True
+    reach = _lanes_value(extended)
+    reach_pure = _lanes_value(plain)
+    melded = extended.bit_count()
+    for held in (second, third):  # the second and third copies count again
+        if held & extended:
+            reach += _lanes_value(held & extended)
+            reach_pure += _lanes_value(held & plain)
+            melded += (held & extended).bit_count()
     left = cards - melded  # cards in no combination stay in hand
     if joker_meldable:
         reach += 11 * jokers
@@ -470,18 +488,21 @@ def _below_threshold(
     # The joker-only cards one joker combination can add: a set of two suits (with 3
     # or 4 suits every card is in a plain set), or a run with a joker.
     extra = 0
+    alone_cards = lanes & ~plain
     pairs = two_suits & ~three_suits
     while pairs:
         low = pairs & -pairs
         pairs ^= low
-        alone = sum(1 for suit in range(4) if suit_masks[suit] & low and not pure[suit] & low)
+        alone = (alone_cards & low * _ACES_ALL).bit_count()
         extra = max(extra, alone * _SET_VALUE[low.bit_length() - 1])
-    for suit in joker_runs:
-        plain = pure[suit]
-        for ranks in _suit_runs(suit_masks[suit])[4]:
-            value = _RANKS_VALUE[ranks & ~plain]
-            if value > extra:
-                extra = value
+    for suit in range(4):
+        shift = 16 * suit
+        if in_joker >> shift & 0x1FFF:
+            plain_ranks = plain >> shift & 0x1FFF
+            for ranks in _suit_runs(lanes >> shift & 0x1FFF)[4]:
+                value = _RANKS_VALUE[ranks & ~plain_ranks]
+                if value > extra:
+                    extra = value
     return reach_pure + jokers * (11 + extra) < threshold
 
 
@@ -678,23 +699,21 @@ def _solve(
     """The search behind every entry point. ``cuts=False`` replaces the quick
     :func:`_below_threshold` test by the plain one, so that tests can check that the
     quick test never rejects a hand the search would open."""
-    suit_masks = [0, 0, 0, 0]
-    second = [0, 0, 0, 0]  # ranks held twice, and three times (several decks)
-    third = [0, 0, 0, 0]
+    lanes = second = third = 0  # natural cards held once, twice, three times
     crowded = False
     packed = 0
+    lane = _LANE
     for card in hand:
         face = card & 63
         packed += _ONE[face]
         if face != JOKER_FACE:
-            suit = face // 13
-            bit = 1 << (face - 13 * suit)
-            if not suit_masks[suit] & bit:
-                suit_masks[suit] |= bit
-            elif not second[suit] & bit:
-                second[suit] |= bit
-            elif not third[suit] & bit:
-                third[suit] |= bit
+            bit = lane[face]
+            if not lanes & bit:
+                lanes |= bit
+            elif not second & bit:
+                second |= bit
+            elif not third & bit:
+                third |= bit
             else:
                 crowded = True  # a fourth copy: only the plain cut below counts it
     taken_face = -1 if taken is None else taken & 63
@@ -707,11 +726,12 @@ def _solve(
     if quick:
         if threshold > 0:
             if _below_threshold(
-                suit_masks, (second, third), len(hand), usable_jokers, threshold, exempt_ok
+                lanes, second, third, len(hand), usable_jokers, threshold, exempt_ok
             ):
                 return None
-        elif not _has_combination(suit_masks, usable_jokers):
+        elif not _has_combination(lanes, usable_jokers):
             return None
+    suit_masks = [lanes & 0x1FFF, lanes >> 16 & 0x1FFF, lanes >> 32 & 0x1FFF, lanes >> 48]
     rank_suits = [0] * 13
     for suit in range(4):
         mask = suit_masks[suit]
@@ -872,15 +892,15 @@ def best_melds(
     cards = list(hand)
     # Most hands left after opening hold no combination at all: say so before the
     # search is set up.
-    suit_masks = [0, 0, 0, 0]
-    jokers = 0
+    lanes = jokers = 0
+    lane = _LANE
     for card in cards:
         face = card & 63
         if face == JOKER_FACE:
             jokers += 1
         else:
-            suit_masks[face // 13] |= 1 << (face % 13)
-    if not _has_combination(suit_masks, jokers if use_jokers else 0):
+            lanes |= lane[face]
+    if not _has_combination(lanes, jokers if use_jokers else 0):
         return None
     return _solve(
         cards,
