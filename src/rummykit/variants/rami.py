@@ -561,18 +561,23 @@ _DISCARDS: Final = tuple(RamiAction("discard", Card(card)) for card in range(_MA
 # The events of the frequent actions (a stock draw, a take, a discard) depend only on
 # the kind, the seat and the card. Events are immutable, so each is built once, when it
 # first happens, and shared: building one cost as much as the rest of a discard.
-_CARD_EVENTS: dict[tuple[str, int, int], Event] = {}
+_CARD_EVENTS: Final[dict[str, dict[int, Event]]] = {
+    "draw_stock": {},
+    "take_discard": {},
+    "discard": {},
+}
+"""Per kind, the shared events by ``seat * _MAX_ID + card``."""
 _HIDDEN_DRAWS: Final = tuple(Event("draw_stock", seat, None, seat) for seat in range(6))
 """Per seat, its stock draw as the others see it (``Event.seen_by``: the card blanked)."""
 
 
 def _card_event(kind: str, seat: int, card: Card) -> Event:
     """The shared event of ``kind`` (``draw_stock`` is private to the drawing seat)."""
-    key = (kind, seat, card)
-    event = _CARD_EVENTS.get(key)
+    events = _CARD_EVENTS[kind]
+    event = events.get(seat * _MAX_ID + card)
     if event is None:
         private = seat if kind == "draw_stock" else None
-        event = _CARD_EVENTS[key] = Event(kind, seat, card, visible_to=private)
+        event = events[seat * _MAX_ID + card] = Event(kind, seat, card, visible_to=private)
     return event
 
 
@@ -1546,9 +1551,12 @@ class RamiRound:
         hand = self.hands[seat]
         if card is None:
             raise InvalidActionError("a discard names a card")
-        if card not in hand:
+        try:
+            index = hand.index(card)
+        except ValueError:
             (card,) = self._resolve(seat, (card,), "discard")
             action = _DISCARDS[card]
+            index = hand.index(card)
         if card == self.taken_card:
             raise IllegalActionError(
                 f"seat {seat} cannot discard {format_card(card)}: the card taken from the "
@@ -1558,7 +1566,7 @@ class RamiRound:
                 card=card,
                 rule=f"{_SPEC} section 4",
             )
-        hand.remove(card)
+        del hand[index]
         known = self.known[seat]
         if known and card in known:
             known.remove(card)
