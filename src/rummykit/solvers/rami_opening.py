@@ -67,11 +67,13 @@ class Opening:
 
     def action(self) -> RamiAction:
         """The ``open`` action laying these combinations."""
-        return RamiAction.open(self.combos)
+        # The combinations are physical cards of the hand already: no need to parse them
+        # again as RamiAction.open does for cards given by a caller.
+        return RamiAction("open", combos=self.combos)
 
     def meld_actions(self) -> list[RamiAction]:
         """One ``meld`` action per combination (after opening)."""
-        return [RamiAction.meld(combo) for combo in self.combos]
+        return [RamiAction("meld", combos=(combo,)) for combo in self.combos]
 
 
 # -- candidate combinations -------------------------------------------------------------

@@ -46,6 +46,8 @@ JOKER_BIT: Final = 1 << JOKER_FACE
 """The bit of the joker face in a face bitmask (bit ``f`` = face ``f``)."""
 MAX_RUN: Final = 13
 MAX_SET: Final = 4
+_PHYSICAL_IDS: Final = 512
+"""Physical card ids (face and copy bits, no joker declaration) are below this."""
 
 
 class CombinationError(ValueError):
@@ -235,7 +237,10 @@ def combination_from_cards(
     An end joker takes the lower position when two are possible (``JK 7S 8S`` is
     ``6S 7S 8S``). Raises :class:`~rummykit.melds.InvalidMeldError` with the reason.
     """
-    physical = [Card(card).physical for card in cards]
+    physical = [
+        card if type(card) is Card and card < _PHYSICAL_IDS else Card(card).physical
+        for card in cards
+    ]
     quick = _plain_combination(physical, owner, shifts)
     if quick is not None:
         return quick
