@@ -592,6 +592,9 @@ class _Search:
         faces = self.face_list
         if index == len(faces):
             result = (0, 0, 0)
+        elif not rem >> (_BITS * faces[index]) & 15:
+            # Every option here holds the face it is listed under: none fits.
+            result = self.bound(index + 1, rem)
         else:
             best_laid, best_value, best_cards = self.bound(index + 1, rem)
             for option in self.by_face[faces[index]]:
@@ -630,7 +633,12 @@ class _Search:
                 self.exempt_ok and self.total_cards - cards - max_cards <= 1
             ):
                 return False
-            options = self.by_face[faces[index]]
+            face = faces[index]
+            if not rem >> (_BITS * face) & 15:
+                index += 1  # no card of this face left: no option of it fits
+                start = 0
+                continue
+            options = self.by_face[face]
             for position in range(start, len(options)):
                 option = options[position]
                 packed = option[0]
