@@ -21,14 +21,16 @@ Timings are information, never pass/fail: the script only prints.
 
 What bounds the random rounds: random bots rarely go out, so a round lasts about 83
 turns and 260 actions (draw, end of play, discard, and the odd opening or lay-off).
-The engine contract (``legal_actions`` + ``observation`` + ``apply``) costs about 4-5 us
-of CPU per action, a third of it ``observation`` (a 22-field frozen dataclass, built
-through a mutable twin with the same slots), and the random bot about as much again:
-half of its play phases ask the opening solver (most are answered by the quick
-bit-parallel cut before any candidate is built; the few openings found cost a real
-search), the other half list lay-offs and new combinations. The rest is the Python
-call overhead of a few dozen small calls per action. Heuristic rounds are short
-(about 21 turns), so they run faster despite the heavier bot.
+Measured on the shared 2-core machine (load about 7), the engine contract costs about
+6 us of CPU per action: ``observation`` about 3 (a frozen dataclass of 22 fields,
+built through a mutable twin with the same slots), ``apply`` about 2.3 (openings and
+lay-offs build combinations and describe them in their events), ``legal_actions``
+under 1; the random bot about 4.3 more: half of its play phases ask the opening
+solver (most hands are answered by the quick bit-parallel cut before any candidate is
+built; the few openings found cost a real search), the other half list lay-offs and
+new combinations. What is left is the Python cost of a few dozen small calls per
+action. Heuristic rounds are short (about 21 turns), so they run faster despite the
+heavier bot.
 
 Run (from the repository root)::
 
