@@ -900,6 +900,8 @@ def best_melds(
     """After opening: the new combinations that leave the least penalty, or ``None``."""
     rules = rules or _DEFAULT_RULES
     cards = list(hand)
+    if len(cards) < 3:
+        return None  # a combination has three cards at least
     # Most hands left after opening hold no combination at all: say so before the
     # search is set up.
     lanes = jokers = 0
