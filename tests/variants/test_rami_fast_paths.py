@@ -18,7 +18,13 @@ from rummykit.bots.rami_heuristic import RamiRandomBot
 from rummykit.cards import JOKER_FACE, Card, DeckSpec, build_deck
 from rummykit.core import Event
 from rummykit.melds import InvalidMeldError
-from rummykit.variants.rami import RamiObservation, RamiRound, RamiRules, new_round
+from rummykit.variants.rami import (
+    RamiAction,
+    RamiObservation,
+    RamiRound,
+    RamiRules,
+    new_round,
+)
 from rummykit.variants.rami_game import RamiGame
 from rummykit.variants.rami_table import (
     Combination,
@@ -129,3 +135,45 @@ def test_game_observations_carry_the_totals_like_a_replaced_round_observation() 
         )
         assert view == expected and type(view) is RamiObservation
         game.apply(bots[seat].act(view, game.legal_actions()))
+
+
+def _plain_legal_actions(rnd: RamiRound) -> list[RamiAction]:
+    """legal_actions as written before the remembered sorted hands and discard lists."""
+    seat = rnd.current_player
+    if rnd.phase == "draw":
+        ok = rnd._take_discard_error(seat) is None and not rnd.rules.discard_must_be_melded
+        return (
+            [RamiAction.draw_stock(), RamiAction.take_discard()]
+            if ok
+            else [RamiAction.draw_stock()]
+        )
+    if rnd.phase == "discard":
+        ordered = sorted(rnd.hands[seat], key=lambda c: (c & 63, c >> 6))
+        return [RamiAction.discard(card) for card in ordered if card != rnd.taken_card]
+    return rnd.legal_actions()  # play and over: unchanged
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from(
+        [RamiRules(), RamiRules(discard_from_second_round=True, one_card_must_draw_stock=True)]
+    ),
+)
+def test_legal_actions_equal_the_plain_listing_even_after_outside_edits(
+    seed: int, rules: RamiRules
+) -> None:
+    rnd = new_round(rules, 4, seed=seed)
+    bots = [RamiRandomBot(seed + seat) for seat in range(4)]
+    while not rnd.is_over:
+        seat = rnd.current_player
+        assert rnd.legal_actions() == _plain_legal_actions(rnd)
+        view = rnd.observation(seat)
+        hand = rnd.hands[seat]
+        if rnd.phase == "discard" and rnd.stock and hand[0] != rnd.taken_card and seed % 2:
+            # A hand edited from outside (as tests do: a card swapped with the stock's
+            # top) is seen by the remembered sorted hand and discard list.
+            hand[0], rnd.stock[-1] = rnd.stock[-1], hand[0]
+            assert rnd.legal_actions() == _plain_legal_actions(rnd)
+            assert rnd.observation(seat).hand != view.hand
+        rnd.apply(bots[seat].act(rnd.observation(seat), rnd.legal_actions()))
