@@ -123,19 +123,21 @@ class RamiRandomBot:
     def act(self, observation: RamiObservation, legal_actions: Sequence[RamiAction]) -> RamiAction:
         """A uniformly random legal move, macro-actions included."""
         phase = observation.phase
-        options = list(legal_actions)
+        options: Sequence[RamiAction]
         if phase == "play":
-            if not observation.opened[observation.seat] and len(options) == 1:
+            if not observation.opened[observation.seat] and len(legal_actions) == 1:
                 # Unopened, the choice is end_play or the one opening (if any): a fair coin
                 # first, so the solver only runs when the opening would be picked. This is
                 # the uniform choice over the options, with half the solver calls.
                 if self.rng.random() < 0.5:
-                    return options[0]
+                    return legal_actions[0]
                 opening = play_moves(observation)
-                return opening[0] if opening else options[0]
-            options.extend(play_moves(observation))
+                return opening[0] if opening else legal_actions[0]
+            options = [*legal_actions, *play_moves(observation)]
         elif phase == "draw" and observation.rules.discard_must_be_melded:
-            options.extend(bundled_takes(observation))
+            options = [*legal_actions, *bundled_takes(observation)]
+        else:
+            options = legal_actions  # draws and discards: the engine's list is complete
         if not options:
             raise ValueError("no legal action to choose from")
         return self.rng.choice(options)

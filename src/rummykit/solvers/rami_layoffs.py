@@ -45,15 +45,44 @@ __all__ = [
 ]
 
 
-def _one_per_face(hand: Iterable[int], taken: int | None) -> dict[int, Card]:
-    """One physical card per face; the card taken from the discard pile is preferred
-    (laying it is never worse than laying another copy)."""
-    cards: dict[int, Card] = {}
+def _one_per_face(hand: Iterable[int], taken: int | None) -> tuple[dict[int, int], int]:
+    """One physical card per face, and the faces as a bitmask; the card taken from the
+    discard pile is preferred (laying it is never worse than laying another copy)."""
+    cards: dict[int, int] = {}
+    mask = 0
     for card in hand:
         face = card & 63
-        if face not in cards or card == taken:
-            cards[face] = Card(card)
-    return cards
+        if card == taken or face not in cards:
+            cards[face] = card
+        mask |= 1 << face
+    return cards, mask
+
+
+_LAYOFFS: dict[tuple[int, int], RamiAction] = {}
+"""Lay-off actions by (card, target), built once: actions are immutable and the same
+few lay-offs are proposed turn after turn."""
+
+
+def _layoff_action(card: int, target: int) -> RamiAction:
+    key = (card, target)
+    action = _LAYOFFS.get(key)
+    if action is None:
+        action = _LAYOFFS[key] = RamiAction("layoff", Card(card), target=target)
+    return action
+
+
+def _layoffs(cards: dict[int, int], mask: int, table: Sequence[Combination]) -> list[RamiAction]:
+    moves: list[RamiAction] = []
+    for index, combo in enumerate(table):
+        fits = combo.accepts & mask
+        shift = combo.shift_face
+        if shift >= 0 and mask >> shift & 1:
+            fits |= 1 << shift
+        while fits:  # faces in increasing order, lowest set bit first
+            low = fits & -fits
+            moves.append(_layoff_action(cards[low.bit_length() - 1], index))
+            fits ^= low
+    return moves
 
 
 def layoff_moves(
@@ -64,23 +93,8 @@ def layoff_moves(
 ) -> list[RamiAction]:
     """Every single lay-off (end-joker shifts included), one card per face, in table
     order then card order."""
-    cards = _one_per_face(hand, taken)
-    moves: list[RamiAction] = []
-    faces = sorted(cards)
-    face_mask = 0
-    for face in faces:
-        face_mask |= 1 << face
-    for index, combo in enumerate(table):
-        fits = combo.accepts & face_mask
-        shift = combo.shift_face
-        if shift >= 0 and face_mask >> shift & 1:
-            fits |= 1 << shift
-        if not fits:
-            continue
-        for face in faces:
-            if fits >> face & 1:
-                moves.append(RamiAction("layoff", cards[face], target=index))
-    return moves
+    cards, mask = _one_per_face(hand, taken)
+    return _layoffs(cards, mask, table)
 
 
 def joker_destinations(
@@ -89,7 +103,8 @@ def joker_destinations(
     """Where a joker may go: (table indexes that take it, pairs of natural hand cards
     that make a new combination with it)."""
     targets = [index for index, combo in enumerate(table) if combo.accepts & JOKER_BIT]
-    naturals = sorted(_one_per_face((c for c in hand if c & 63 != JOKER_FACE), None).values())
+    cards, _mask = _one_per_face((c for c in hand if c & 63 != JOKER_FACE), None)
+    naturals = sorted(map(Card, cards.values()))
     pairs = [
         (first, second)
         for i, first in enumerate(naturals)
@@ -110,21 +125,32 @@ def swap_moves(
     """Every joker swap the hand allows, each with every legal destination of the freed
     joker (or the first one only, unless ``all_destinations``), or with none when the
     joker has no placement."""
-    cards = _one_per_face(hand, taken)
     held = list(hand)
+    cards, mask = _one_per_face(held, taken)
+    return _swaps(held, cards, mask, table, shifts, all_destinations)
+
+
+def _swaps(
+    held: Sequence[int],
+    cards: dict[int, int],
+    mask: int,
+    table: Sequence[Combination],
+    shifts: bool,
+    all_destinations: bool,
+) -> list[RamiAction]:
     moves: list[RamiAction] = []
     for index, combo in enumerate(table):
         face = combo.swap_face
-        if face < 0 or face not in cards:
+        if face < 0 or not mask >> face & 1:
             continue
-        card = cards[face]
+        card = Card(cards[face])
         try:
             swapped, _joker = swap_joker(combo, card, shifts=shifts)
         except CombinationError:  # pragma: no cover - swap_face says it fits
             continue
         after = list(table)
         after[index] = swapped
-        rest = held.copy()
+        rest = list(held)
         rest.remove(card)
         targets, pairs = joker_destinations(rest, after)
         if not targets and not pairs:
@@ -152,16 +178,24 @@ def legal_moves(
 ) -> list[RamiAction]:
     """Lay-offs and joker swaps the engine accepts now (for an opened player)."""
     rules = rules or _DEFAULT_RULES
-    moves = layoff_moves(hand, table, taken=taken)
-    moves.extend(
-        swap_moves(
-            hand,
-            table,
-            shifts=rules.end_joker_shifts,
-            taken=taken,
-            all_destinations=all_destinations,
-        )
-    )
+    mask = 0
+    for card in hand:
+        mask |= 1 << (card & 63)
+    # Most hands fit nowhere: look at the faces first, pick the cards only on a fit.
+    for combo in table:
+        swap = combo.swap_face
+        shift = combo.shift_face
+        if (
+            combo.accepts & mask
+            or (shift >= 0 and mask >> shift & 1)
+            or (swap >= 0 and mask >> swap & 1)
+        ):
+            break
+    else:
+        return []
+    cards, mask = _one_per_face(hand, taken)
+    moves = _layoffs(cards, mask, table)
+    moves.extend(_swaps(hand, cards, mask, table, rules.end_joker_shifts, all_destinations))
     if len(hand) > 4:  # a play removes at most 3 cards (a swap melding its joker)
         return moves
     return [move for move in moves if _leaves_playable(move, hand, table, rules, taken)]
@@ -174,9 +208,21 @@ def _leaves_playable(
     rules: RamiRules,
     taken: int | None,
 ) -> bool:
-    remaining = list(hand)
+    """:func:`hand_left_playable` after ``move``. Only a hand left empty, or left with
+    the taken card alone, can fail, so the table after the move is only built then."""
     card = move.card
     assert card is not None and move.target is not None
+    if move.kind == "layoff" or move.joker_target is not None:
+        left = len(hand) - 1
+    elif move.joker_cards is not None:
+        left = len(hand) - 1 - len(move.joker_cards)
+    else:
+        left = len(hand)  # the joker comes back to the hand
+    if left > 1:
+        return True
+    if left == 0:
+        return not rules.mandatory_final_discard
+    remaining = list(hand)
     remaining.remove(card)
     after = list(table)
     if move.kind == "layoff":
@@ -191,6 +237,8 @@ def _leaves_playable(
                 remaining.remove(other)
         else:
             remaining.append(joker)
+    if remaining[0] != taken:
+        return True
     return hand_left_playable(remaining, after, rules, taken)
 
 

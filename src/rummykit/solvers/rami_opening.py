@@ -67,11 +67,13 @@ class Opening:
 
     def action(self) -> RamiAction:
         """The ``open`` action laying these combinations."""
-        return RamiAction.open(self.combos)
+        # The combinations are physical cards of the hand already: no need to parse them
+        # again as RamiAction.open does for cards given by a caller.
+        return RamiAction("open", combos=self.combos)
 
     def meld_actions(self) -> list[RamiAction]:
         """One ``meld`` action per combination (after opening)."""
-        return [RamiAction.meld(combo) for combo in self.combos]
+        return [RamiAction("meld", combos=(combo,)) for combo in self.combos]
 
 
 # -- candidate combinations -------------------------------------------------------------
@@ -82,7 +84,10 @@ class Opening:
 # ``(packed for suit 0, table value, penalty without aces, aces, lowest rank, naturals)``.
 
 Template = tuple[int, int, int, int, int, int]
-_RUN_TEMPLATES: dict[int, tuple[tuple[Template, ...], tuple[Template, ...]]] = {}
+SuitRuns = tuple[tuple[Template, ...], tuple[Template, ...], int, int, tuple[int, ...]]
+"""(joker-free runs, runs with one joker, ranks in some joker-free run, ranks in some
+run with a joker, the natural ranks of each run with a joker)."""
+_RUN_TEMPLATES: dict[int, SuitRuns] = {}
 _SUIT_SHIFT: Final = _BITS * 13
 
 
@@ -107,11 +112,9 @@ def _joker_run(mask: int) -> int | None:
 _JOKER_RUNS: dict[int, int | None] = {}
 
 
-def _run_templates(mask: int) -> tuple[tuple[Template, ...], tuple[Template, ...]]:
-    """(joker-free runs, runs with one joker) within the ranks of ``mask``."""
-    cached = _RUN_TEMPLATES.get(mask)
-    if cached is not None:
-        return cached
+def _run_templates_direct(mask: int) -> tuple[tuple[Template, ...], tuple[Template, ...]]:
+    """(joker-free runs, runs with one joker) within the ranks of ``mask``, worked out
+    window by window: the definition, used once for all 13 ranks (and by the tests)."""
     present = [False] * 16
     for position in range(1, 15):
         present[position] = bool(mask >> ((position - 1) % 13) & 1)
@@ -146,9 +149,60 @@ def _run_templates(mask: int) -> tuple[tuple[Template, ...], tuple[Template, ...
                 if start is not None:
                     values = sum(position_value(p) for p in range(start, start + len(window)))
                     joker.append(_template(window, naturals, values))
-    result = (tuple(pure), tuple(joker))
-    _RUN_TEMPLATES[mask] = result
-    return result
+    return tuple(pure), tuple(joker)
+
+
+def _naturals(packed: int) -> int:
+    """The rank mask of a template's natural cards."""
+    return sum(1 << rank for rank in range(13) if packed >> (_BITS * rank) & 15)
+
+
+_ALL_RUNS: list[tuple[list[tuple[int, int, Template]], dict[int, tuple[int, Template]]]] = []
+"""Filled on first use, for the pure runs and the runs with a joker of the whole suit:
+(every template with its natural ranks, in :func:`_run_templates_direct`'s order; the
+same keyed by natural ranks). A set of naturals makes one run with a joker, and one
+pure run unless it is all 13 ranks (A-K and 2-A), which the keyed form never needs."""
+
+
+def _suit_runs(mask: int) -> SuitRuns:
+    """The run templates within the ranks ``mask`` of one suit, and the ranks they use.
+
+    A run fits a hand's suit exactly when its natural ranks are a subset of ``mask``, so
+    the templates are those of the whole suit whose naturals are a subset, in the same
+    order (checked for every mask by the tests). A hand's suit holds few ranks, so the
+    subsets are looked up; a crowded one is filtered instead.
+    """
+    cached = _RUN_TEMPLATES.get(mask)
+    if cached is not None:
+        return cached
+    if not _ALL_RUNS:
+        for templates in _run_templates_direct((1 << 13) - 1):
+            listed = [(order, _naturals(t[0]), t) for order, t in enumerate(templates)]
+            _ALL_RUNS.append((listed, {ranks: (order, t) for order, ranks, t in listed}))
+    found: list[list[tuple[int, int, Template]]] = []
+    for listed, keyed in _ALL_RUNS:
+        if _POPCOUNT[mask] <= 8:
+            hits = []
+            sub = mask
+            while sub:  # every subset of the mask
+                entry = keyed.get(sub)
+                if entry is not None:
+                    hits.append((entry[0], sub, entry[1]))
+                sub = (sub - 1) & mask
+            hits.sort()
+        else:
+            hits = [hit for hit in listed if not hit[1] & ~mask]
+        found.append(hits)
+    pure = tuple(hit[2] for hit in found[0])
+    joker = tuple(hit[2] for hit in found[1])
+    in_pure = in_joker = 0
+    for _, ranks, _ in found[0]:
+        in_pure |= ranks
+    with_joker = tuple(ranks for _, ranks, _ in found[1])
+    for ranks in with_joker:
+        in_joker |= ranks
+    cached = _RUN_TEMPLATES[mask] = (pure, joker, in_pure, in_joker, with_joker)
+    return cached
 
 
 def _template(window: range, naturals: int, value: int | None = None) -> Template:
@@ -237,7 +291,7 @@ def _combinations(
         mask = suit_masks[suit]
         if popcount[mask] < need:
             continue
-        pure, joker = _run_templates(mask)
+        pure, joker = _suit_runs(mask)[:2]
         shift = _SUIT_SHIFT * suit
         base = suit * 13
         for packed, value, pen, aces, lowest, size in pure:
@@ -306,8 +360,162 @@ def combination_faces(hand: Iterable[int], rules: RamiRules | None = None) -> in
     return union
 
 
+def _ranks_values() -> tuple[int, ...]:
+    values = [0] * (1 << 13)
+    for ranks in range(1, 1 << 13):
+        low = ranks & -ranks  # a mask is its lowest rank plus a smaller mask
+        values[ranks] = values[ranks ^ low] + _SET_VALUE[low.bit_length() - 1]
+    return tuple(values)
+
+
+_RANKS_VALUE: Final = _ranks_values()
+"""Per 13-bit rank mask, the most those natural cards of one suit can count (set values)."""
+
+
+def _run_ranks(mask: int) -> tuple[int, int]:
+    """(ranks in some joker-free run, ranks in some run with one joker) among the ranks
+    ``mask`` of one suit, by bit operations: the same ranks the templates of
+    :func:`_suit_runs` use (checked for every mask by the tests), without building them.
+
+    On run positions (the ace at 1 and at 14), a card is in a joker-free run when it
+    lies in three consecutive held positions, and in a run with one joker when another
+    held card is one or two positions away (the joker fills the rest of three).
+    """
+    positions = mask | (mask & 1) << 13
+    starts = positions & positions >> 1 & positions >> 2
+    pure = starts | starts << 1 | starts << 2
+    near = positions & (positions >> 1 | positions << 1 | positions >> 2 | positions << 2)
+    return (pure & 0x1FFF) | (pure >> 13 & 1), (near & 0x1FFF) | (near >> 13 & 1)
+
+
+# A hand's *lanes*: its natural cards as one integer, 16 bits per suit (bit ``16 s + r - 1``
+# for rank ``r`` of suit ``s``), so that every suit is tested at once. For run positions
+# a lane's bit 13 is the ace again (high); bits 14-15 stay empty, so that no shift by
+# one or two positions reaches the next suit.
+_LANE: Final = tuple(1 << (16 * (face // 13) + face % 13) for face in range(JOKER_FACE))
+_RANKS_ALL: Final = sum(0x1FFF << (16 * suit) for suit in range(4))
+_ACES_ALL: Final = sum(1 << (16 * suit) for suit in range(4))
+"""Bit 0 of every lane; a 13-bit rank mask times this is that mask in every suit."""
+
+
+def _lane_runs(lanes: int) -> tuple[int, int]:
+    """:func:`_run_ranks` for every suit of ``lanes`` at once, as lanes."""
+    positions = lanes | (lanes & _ACES_ALL) << 13
+    starts = positions & positions >> 1 & positions >> 2
+    pure = starts | starts << 1 | starts << 2
+    near = positions & (positions >> 1 | positions << 1 | positions >> 2 | positions << 2)
+    in_pure = (pure & _RANKS_ALL) | (pure >> 13 & _ACES_ALL)
+    return in_pure, (near & _RANKS_ALL) | (near >> 13 & _ACES_ALL)
+
+
+def _lanes_value(lanes: int) -> int:
+    """The most the cards of ``lanes`` can count (set values)."""
+    values = _RANKS_VALUE
+    return (
+        values[lanes & 0x1FFF]
+        + values[lanes >> 16 & 0x1FFF]
+        + values[lanes >> 32 & 0x1FFF]
+        + values[lanes >> 48 & 0x1FFF]
+    )
+
+
+def _set_ranks(lanes: int) -> tuple[int, int]:
+    """(ranks held in at least two suits, in at least three), bit-parallel on ranks."""
+    a, b, c, d = lanes & 0x1FFF, lanes >> 16 & 0x1FFF, lanes >> 32 & 0x1FFF, lanes >> 48
+    two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    return two, (a & b & (c | d)) | (c & d & (a | b))
+
+
+def _has_combination(lanes: int, jokers: int) -> bool:
+    """Whether the hand of ``lanes`` (and ``jokers`` usable jokers) holds any combination,
+    exactly when :func:`_combinations` finds one: the quick way out for the many small
+    hands that hold none."""
+    two_suits, three_suits = _set_ranks(lanes)
+    if three_suits or (jokers and two_suits):
+        return True  # a set, or two suits of a rank and a joker
+    in_pure, in_joker = _lane_runs(lanes)
+    return bool(in_pure or (jokers and in_joker))
+
+
+def _below_threshold(
+    lanes: int,
+    second: int,
+    third: int,
+    cards: int,
+    jokers: int,
+    threshold: int,
+    exempt_ok: bool,
+) -> bool:
+    """True when no packing of the hand's combinations can reach ``threshold`` (nor go
+    out under the exemption): a quick necessary test run before any candidate is built.
+
+    ``lanes`` holds the hand's natural cards, ``second`` and ``third`` the ones held a
+    second and a third time (several decks), ``cards`` counts the hand's cards and
+    ``jokers`` the jokers that may be used.
+
+    Two upper bounds on an opening's table value, each card at its set value (the most it
+    can count) and a joker at 11: (1) every card that lies in some combination; (2) with
+    jokers, every card in some joker-free combination, plus per joker the best joker
+    combination's cards that lie in no joker-free one (those cards can only be laid with
+    a joker, and each joker lies in one combination). Cards in no combination stay in
+    hand, so with two of them the exemption cannot apply.
+    """
+    two_suits, three_suits = _set_ranks(lanes)
+    in_sets = two_suits if jokers else three_suits
+    in_pure, in_joker = _lane_runs(lanes)
+    plain = (three_suits * _ACES_ALL & lanes) | in_pure  # in some joker-free combination
+    extended = (in_sets * _ACES_ALL & lanes) | in_pure  # in some combination
+    joker_meldable = jokers > 0 and in_sets != 0
+    if jokers and in_joker:
+        extended |= in_joker
+        joker_meldable = True
+    reach = _lanes_value(extended)
+    reach_pure = _lanes_value(plain)
+    melded = extended.bit_count()
+    for held in (second, third):  # the second and third copies count again
+        if held & extended:
+            reach += _lanes_value(held & extended)
+            reach_pure += _lanes_value(held & plain)
+            melded += (held & extended).bit_count()
+    left = cards - melded  # cards in no combination stay in hand
+    if joker_meldable:
+        reach += 11 * jokers
+        left -= jokers
+    if exempt_ok and left <= 1:
+        return False
+    if reach < threshold:
+        return True
+    if not jokers:
+        return False
+    # The joker-only cards one joker combination can add: a set of two suits (with 3
+    # or 4 suits every card is in a plain set), or a run with a joker.
+    extra = 0
+    alone_cards = lanes & ~plain
+    pairs = two_suits & ~three_suits
+    while pairs:
+        low = pairs & -pairs
+        pairs ^= low
+        alone = (alone_cards & low * _ACES_ALL).bit_count()
+        extra = max(extra, alone * _SET_VALUE[low.bit_length() - 1])
+    for suit in range(4):
+        shift = 16 * suit
+        if in_joker >> shift & 0x1FFF:
+            plain_ranks = plain >> shift & 0x1FFF
+            for ranks in _suit_runs(lanes >> shift & 0x1FFF)[4]:
+                value = _RANKS_VALUE[ranks & ~plain_ranks]
+                if value > extra:
+                    extra = value
+    return reach_pure + jokers * (11 + extra) < threshold
+
+
 def _faces_of(packed: int) -> list[int]:
-    return [face for face in range(JOKER_FACE + 1) if packed >> (_BITS * face) & 15]
+    """The faces held in ``packed``, in increasing order (lowest nibble first)."""
+    faces = []
+    while packed:
+        face = ((packed & -packed).bit_length() - 1) >> 2
+        faces.append(face)
+        packed &= ~(15 << (_BITS * face))
+    return faces
 
 
 # -- the search ---------------------------------------------------------------------------
@@ -347,12 +555,13 @@ class _Search:
         unmeldable: int,
         taken_single: int | None,
         must_lay: int | None,
+        bounds: dict[int, tuple[int, int, int]],
     ) -> None:
         self.best: list[Candidate] | None = None
         self.best_key: tuple[int, int] = (-1, -1)
         self.by_face = by_face
         self.face_list = sorted(by_face)
-        self.bounds: dict[tuple[int, int], tuple[int, int, int]] = {}
+        self.bounds = bounds
         # The part of ``rem`` a subproblem depends on: faces at or above its first face.
         self.upper_masks = [_UPPER[face] for face in self.face_list] + [_UPPER[JOKER_FACE]]
         self.threshold = threshold
@@ -368,15 +577,24 @@ class _Search:
     def bound(self, index: int, rem: int) -> tuple[int, int, int]:
         """The most penalty, table value and cards the faces from ``index`` on can still
         lay from ``rem`` (each maximised on its own, the constraints ignored): exact
-        upper bounds, memoised on the state."""
+        upper bounds, memoised on the state.
+
+        The combinations that fit in the cards of ``rem`` from the face of ``index`` up
+        are the same whatever the rest of the hand was, so the bound depends on those
+        cards alone (and on the hand values): the memo is shared by every search with
+        the same hand values, and a hand that changed by a card or two since the last
+        turn finds most of its subproblems solved.
+        """
         rem &= self.upper_masks[index]
-        key = (index, rem)
-        known = self.bounds.get(key)
+        known = self.bounds.get(rem)
         if known is not None:
             return known
         faces = self.face_list
         if index == len(faces):
             result = (0, 0, 0)
+        elif not rem >> (_BITS * faces[index]) & 15:
+            # Every option here holds the face it is listed under: none fits.
+            result = self.bound(index + 1, rem)
         else:
             best_laid, best_value, best_cards = self.bound(index + 1, rem)
             for option in self.by_face[faces[index]]:
@@ -391,7 +609,7 @@ class _Search:
                 if cards + option[4] > best_cards:
                     best_cards = cards + option[4]
             result = (best_laid, best_value, best_cards)
-        self.bounds[key] = result
+        self.bounds[rem] = result
         return result
 
     def run(
@@ -415,7 +633,12 @@ class _Search:
                 self.exempt_ok and self.total_cards - cards - max_cards <= 1
             ):
                 return False
-            options = self.by_face[faces[index]]
+            face = faces[index]
+            if not rem >> (_BITS * face) & 15:
+                index += 1  # no card of this face left: no option of it fits
+                start = 0
+                continue
+            options = self.by_face[face]
             for position in range(start, len(options)):
                 option = options[position]
                 packed = option[0]
@@ -463,6 +686,13 @@ class _Search:
         return self.first_only
 
 
+_BOUNDS: dict[tuple[int, int], dict[int, tuple[int, int, int]]] = {}
+"""Per (ace, joker) hand values, the memo of :meth:`_Search.bound` shared by searches."""
+_BOUNDS_LIMIT: Final = 100_000
+"""Entries of a bound memo before it starts afresh (a few tens of MB at most): turns
+reuse the subproblems of recent turns, not of old ones."""
+
+
 def _solve(
     hand: Sequence[int],
     rules: RamiRules,
@@ -474,37 +704,59 @@ def _solve(
     use_jokers: bool,
     first_only: bool,
     pure_run: bool,
+    cuts: bool = True,
 ) -> Opening | None:
-    suit_masks = [0, 0, 0, 0]
-    rank_suits = [0] * 13
+    """The search behind every entry point. ``cuts=False`` replaces the quick
+    :func:`_below_threshold` test by the plain one, so that tests can check that the
+    quick test never rejects a hand the search would open."""
+    lanes = second = third = 0  # natural cards held once, twice, three times
+    crowded = False
     packed = 0
-    jokers = 0
-    taken_face = -1 if taken is None else taken & 63
-    taken_count = 0
+    lane = _LANE
     for card in hand:
         face = card & 63
-        if face == taken_face:
-            taken_count += 1
-        if face == JOKER_FACE:
-            jokers += 1
-            if not use_jokers:
-                continue
-        else:
-            suit_masks[face // 13] |= 1 << (face % 13)
-            rank_suits[face % 13] |= 1 << (face // 13)
         packed += _ONE[face]
+        if face != JOKER_FACE:
+            bit = lane[face]
+            if not lanes & bit:
+                lanes |= bit
+            elif not second & bit:
+                second |= bit
+            elif not third & bit:
+                third |= bit
+            else:
+                crowded = True  # a fourth copy: only the plain cut below counts it
+    taken_face = -1 if taken is None else taken & 63
+    taken_count = 0 if taken is None else packed >> (_BITS * taken_face) & 15
+    jokers = packed >> (_BITS * JOKER_FACE)
+    usable_jokers = jokers if use_jokers else 0
+    if not use_jokers:
+        packed -= jokers * _JOKER_ONE
+    quick = cuts and not crowded
+    if quick:
+        if threshold > 0:
+            if _below_threshold(
+                lanes, second, third, len(hand), usable_jokers, threshold, exempt_ok
+            ):
+                return None
+        elif not _has_combination(lanes, usable_jokers):
+            return None
+    suit_masks = [lanes & 0x1FFF, lanes >> 16 & 0x1FFF, lanes >> 32 & 0x1FFF, lanes >> 48]
+    rank_suits = [0] * 13
+    for suit in range(4):
+        mask = suit_masks[suit]
+        while mask:
+            low = mask & -mask
+            rank_suits[low.bit_length() - 1] |= 1 << suit
+            mask ^= low
     by_face = _combinations(
-        suit_masks,
-        rank_suits,
-        jokers if use_jokers else 0,
-        rules.ace_hand_value,
-        rules.joker_hand_value,
+        suit_masks, rank_suits, usable_jokers, rules.ace_hand_value, rules.joker_hand_value
     )
     if not by_face:
         return None
-    if threshold > 0:
-        # Quick cut before the search: the most the cards in any combination could count
-        # (each at its set value, a joker at 11), unless the exemption could apply.
+    if not quick and threshold > 0:
+        # The straightforward cut (the reference for _below_threshold): the most the
+        # cards in any combination could count, unless the exemption could apply.
         meldable = 0
         for options in by_face.values():
             for option in options:
@@ -519,7 +771,12 @@ def _solve(
                 left += 1
         if reach < threshold and not (exempt_ok and left <= 1):
             return None
+    key = (rules.ace_hand_value, rules.joker_hand_value)
+    bounds = _BOUNDS.get(key)
+    if bounds is None or len(bounds) > _BOUNDS_LIMIT:
+        bounds = _BOUNDS[key] = {}
     search = _Search(
+        bounds=bounds,
         by_face=by_face,
         threshold=threshold,
         exempt_ok=exempt_ok,
@@ -544,9 +801,19 @@ def _to_opening(
     taken: int | None,
     table: Sequence[int],
 ) -> Opening:
+    ordered = sorted(hand)
+    if taken is not None and taken in ordered:
+        # The card taken from the discard pile is laid first of its face.
+        ordered = [card for card in ordered if card == taken] + [
+            card for card in ordered if card != taken
+        ]
     pools: dict[int, list[Card]] = {}
-    for card in sorted(hand, key=lambda c: (c != taken, c)):
-        pools.setdefault(card & 63, []).append(Card(card))
+    for card in ordered:
+        pool = pools.get(card & 63)
+        if pool is None:
+            pools[card & 63] = [Card(card)]
+        else:
+            pool.append(Card(card))
     combos: list[tuple[Card, ...]] = []
     value = 0
     for option in chosen:
@@ -632,8 +899,23 @@ def best_melds(
 ) -> Opening | None:
     """After opening: the new combinations that leave the least penalty, or ``None``."""
     rules = rules or _DEFAULT_RULES
+    cards = list(hand)
+    if len(cards) < 3:
+        return None  # a combination has three cards at least
+    # Most hands left after opening hold no combination at all: say so before the
+    # search is set up.
+    lanes = jokers = 0
+    lane = _LANE
+    for card in cards:
+        face = card & 63
+        if face == JOKER_FACE:
+            jokers += 1
+        else:
+            lanes |= lane[face]
+    if not _has_combination(lanes, jokers if use_jokers else 0):
+        return None
     return _solve(
-        list(hand),
+        cards,
         rules,
         threshold=0,
         exempt_ok=False,

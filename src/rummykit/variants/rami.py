@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, make_dataclass
 from itertools import islice
 from typing import Any, Final, Literal, overload
 
@@ -558,6 +558,29 @@ _END_PLAY: Final = RamiAction("end_play")
 _DISCARDS: Final = tuple(RamiAction("discard", Card(card)) for card in range(_MAX_ID))
 
 
+# The events of the frequent actions (a stock draw, a take, a discard) depend only on
+# the kind, the seat and the card. Events are immutable, so each is built once, when it
+# first happens, and shared: building one cost as much as the rest of a discard.
+_CARD_EVENTS: Final[dict[str, dict[int, Event]]] = {
+    "draw_stock": {},
+    "take_discard": {},
+    "discard": {},
+}
+"""Per kind, the shared events by ``seat * _MAX_ID + card``."""
+_HIDDEN_DRAWS: Final = tuple(Event("draw_stock", seat, None, seat) for seat in range(6))
+"""Per seat, its stock draw as the others see it (``Event.seen_by``: the card blanked)."""
+
+
+def _card_event(kind: str, seat: int, card: Card) -> Event:
+    """The shared event of ``kind`` (``draw_stock`` is private to the drawing seat)."""
+    events = _CARD_EVENTS[kind]
+    event = events.get(seat * _MAX_ID + card)
+    if event is None:
+        private = seat if kind == "draw_stock" else None
+        event = events[seat * _MAX_ID + card] = Event(kind, seat, card, visible_to=private)
+    return event
+
+
 # ============================================================== results and scoring
 
 
@@ -744,6 +767,16 @@ class RamiObservation:
         return self.discard_pile[-1] if self.discard_pile else None
 
 
+# A frozen dataclass sets each of its 22 fields through ``object.__setattr__``, which
+# made building an observation cost as much as applying an action. The engine builds
+# them through a mutable twin with the very same slots (plain assignments) and then
+# gives the finished object its real, frozen class: the layouts are identical, so the
+# switch is allowed, and the result is an ordinary frozen RamiObservation.
+_ObservationBuilder: Final = make_dataclass(
+    "_ObservationBuilder", [field.name for field in fields(RamiObservation)], slots=True
+)
+
+
 # ======================================================================= the round
 
 _SORT_KEY: Final = tuple(((card & 63) << 3) | ((card >> 6) & 7) for card in range(_MAX_ID))
@@ -754,9 +787,11 @@ class RamiRound:
     """One round of Rami for 2-6 players. Build with :func:`new_round`."""
 
     __slots__ = (
+        "_discards",
         "_private",
         "_public",
         "_seen",
+        "_sorted",
         "actions",
         "active",
         "current_player",
@@ -810,6 +845,8 @@ class RamiRound:
     seed: int | None
     deck: tuple[Card, ...]
     _seen: list[list[Event]]
+    _sorted: list[tuple[tuple[Card, ...], tuple[Card, ...]]]
+    _discards: tuple[tuple[Card, ...], tuple[RamiAction, ...]]
     _public: list[Event]
     _private: list[list[int]]
 
@@ -832,7 +869,19 @@ class RamiRound:
 
     def hand_cards(self, seat: int) -> list[Card]:
         """The cards a seat holds, sorted (engine-side; players see them via observation)."""
-        return sorted(self.hands[seat], key=_sort_key)
+        return list(self._sorted_hand(seat))
+
+    def _sorted_hand(self, seat: int) -> tuple[Card, ...]:
+        """The seat's hand sorted by face, remembered with the hand it was sorted from:
+        a hand is observed and listed several times between two changes, and comparing
+        it with the remembered one costs a fraction of sorting it again (a comparison,
+        not a flag set by the engine, so a hand edited from outside is never missed)."""
+        raw = tuple(self.hands[seat])
+        known, ordered = self._sorted[seat]
+        if raw != known:
+            ordered = tuple(sorted(raw, key=_sort_key))
+            self._sorted[seat] = (raw, ordered)
+        return ordered
 
     def all_cards(self) -> list[Card]:
         """Every physical card of the round wherever it is (hands, table, piles)."""
@@ -856,8 +905,15 @@ class RamiRound:
         """
         phase = self.phase
         if phase == "draw":
+            rules = self.rules
+            if self.discard_pile and not (
+                rules.discard_must_be_melded
+                or rules.discard_from_second_round
+                or rules.one_card_must_draw_stock
+            ):
+                return [_DRAW_STOCK, _TAKE_DISCARD]  # the common case, without the checks
             if self._take_discard_error(self.current_player) is None and not (
-                self.rules.discard_must_be_melded
+                rules.discard_must_be_melded
             ):
                 return [_DRAW_STOCK, _TAKE_DISCARD]
             return [_DRAW_STOCK]
@@ -867,12 +923,15 @@ class RamiRound:
                 return self._last_card_plays(hand[0])
             return [_END_PLAY]
         if phase == "discard":
+            ordered = self._sorted_hand(self.current_player)
+            made_from, discards = self._discards
+            if made_from is not ordered:  # the discards of the same sorted hand, kept
+                discards = tuple([_DISCARDS[card] for card in ordered])
+                self._discards = (ordered, discards)
             taken = self.taken_card
-            return [
-                _DISCARDS[card]
-                for card in sorted(self.hands[self.current_player], key=_sort_key)
-                if card != taken
-            ]
+            if taken is None:
+                return list(discards)
+            return [action for action in discards if action.card != taken]
         return []
 
     def _last_card_plays(self, card: Card) -> list[RamiAction]:
@@ -920,6 +979,11 @@ class RamiRound:
         seat = self.current_player
         kind = action.kind
         phase = self.phase
+        if action is _END_PLAY and phase == "play":
+            # The most frequent play: no event, nothing to record but the action.
+            self._end_play(seat)
+            self.actions.append(action)
+            return []
         if phase == "draw":
             if kind == "draw_stock":
                 events = self._draw_stock(seat)
@@ -946,7 +1010,11 @@ class RamiRound:
                 public.append(event)
             else:
                 self._private[seat_only].append(len(public))
-                public.append(event.seen_by(None))
+                public.append(
+                    _HIDDEN_DRAWS[seat_only]
+                    if event.kind == "draw_stock" and event.seat == seat_only
+                    else event.seen_by(None)
+                )
         return events
 
     def _wrong_phase(self, action: RamiAction, expected: str) -> IllegalActionError:
@@ -974,7 +1042,7 @@ class RamiRound:
         self.hands[seat].append(card)
         self.taken_card = None
         self.phase = "play"
-        return [Event("draw_stock", seat, card, visible_to=seat)]
+        return [_card_event("draw_stock", seat, card)]
 
     def _take_discard_error(self, seat: int) -> IllegalActionError | None:
         rules = self.rules
@@ -1029,7 +1097,7 @@ class RamiRound:
         self.known[seat].append(card)
         self.taken_card = card
         self.phase = "play"
-        events = [Event("take_discard", seat, card)]
+        events = [_card_event("take_discard", seat, card)]
         if then is None:
             return events, action
         try:
@@ -1483,9 +1551,12 @@ class RamiRound:
         hand = self.hands[seat]
         if card is None:
             raise InvalidActionError("a discard names a card")
-        if card not in hand:
+        try:
+            index = hand.index(card)
+        except ValueError:
             (card,) = self._resolve(seat, (card,), "discard")
             action = _DISCARDS[card]
+            index = hand.index(card)
         if card == self.taken_card:
             raise IllegalActionError(
                 f"seat {seat} cannot discard {format_card(card)}: the card taken from the "
@@ -1495,12 +1566,12 @@ class RamiRound:
                 card=card,
                 rule=f"{_SPEC} section 4",
             )
-        hand.remove(card)
+        del hand[index]
         known = self.known[seat]
         if known and card in known:
             known.remove(card)
         self.discard_pile.append(card)
-        events = [Event("discard", seat, card)]
+        events = [_card_event("discard", seat, card)]
         if not hand:
             events.extend(self._go_out(seat, discarded=True))
             return events, action
@@ -1602,8 +1673,14 @@ class RamiRound:
 
     # -- views ----------------------------------------------------------------------------
 
-    def observation(self, seat: int) -> RamiObservation:
-        """Everything ``seat`` may know, and nothing else."""
+    def observation(
+        self, seat: int, *, scores: tuple[int, ...] = (), round_number: int = 1
+    ) -> RamiObservation:
+        """Everything ``seat`` may know, and nothing else.
+
+        ``scores`` and ``round_number`` are the game's, filled in by
+        :class:`~rummykit.variants.rami_game.RamiGame`.
+        """
         if not 0 <= seat < self.players:
             raise ValueError(f"this round has seats 0-{self.players - 1}, not {seat!r}")
         # The public history (stock draws masked), with this seat's own draws shown.
@@ -1619,20 +1696,20 @@ class RamiRound:
                     break
                 seen[index] = history[index]
         mine = self.current_player == seat
-        return RamiObservation(
+        built = _ObservationBuilder(
             seat,
             self.phase,
             self.current_player,
             self.dealer,
             self.players,
             self.active,
-            tuple(sorted(self.hands[seat], key=_sort_key)),
+            self._sorted_hand(seat),
             tuple(self.table),
             tuple(self.discard_pile),
             len(self.stock),
-            tuple([len(hand) for hand in self.hands]),
+            tuple(map(len, self.hands)),
             tuple(self.opened),
-            tuple([tuple(known) for known in self.known]),
+            tuple(map(tuple, self.known)),
             self.taken_card if mine else None,
             self.opened_this_turn and mine,
             self.turn,
@@ -1640,7 +1717,12 @@ class RamiRound:
             self.rules,
             EventLog(seen, len(seen)),
             self.result,
+            scores,
+            round_number,
         )
+        built.__class__ = RamiObservation  # see _ObservationBuilder
+        view: RamiObservation = built
+        return view
 
     def clone(self) -> RamiRound:
         """An independent copy (cheap: a few small lists; combinations are immutable)."""
@@ -1671,6 +1753,8 @@ class RamiRound:
         other.seed = self.seed
         other.deck = self.deck
         other._seen = [[] for _ in range(self.players)]
+        other._sorted = self._sorted.copy()
+        other._discards = self._discards
         other._public = self._public.copy()
         other._private = [own.copy() for own in self._private]
         return other
@@ -1832,6 +1916,8 @@ def new_round(
     rnd.history = [Event("deal", dealer, detail={"upcard": format_card(upcard)})]
     rnd.actions = []
     rnd._seen = [[] for _ in range(players)]
+    rnd._sorted = [((), ())] * players
+    rnd._discards = ((), ())
     rnd._public = list(rnd.history)
     rnd._private = [[] for _ in range(players)]
     return rnd

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from rummykit.cards import make_rng
@@ -173,9 +173,7 @@ class RamiGame:
 
     def observation(self, seat: int) -> RamiObservation:
         """The current round's observation for ``seat``, with the game totals."""
-        return replace(
-            self.round.observation(seat), scores=self.totals, round_number=self.round_number
-        )
+        return self.round.observation(seat, scores=self.totals, round_number=self.round_number)
 
     # -- play ---------------------------------------------------------------------------
 

@@ -46,6 +46,8 @@ JOKER_BIT: Final = 1 << JOKER_FACE
 """The bit of the joker face in a face bitmask (bit ``f`` = face ``f``)."""
 MAX_RUN: Final = 13
 MAX_SET: Final = 4
+_PHYSICAL_IDS: Final = 512
+"""Physical card ids (face and copy bits, no joker declaration) are below this."""
 
 
 class CombinationError(ValueError):
@@ -156,6 +158,10 @@ class Combination:
 
 # -- building ----------------------------------------------------------------------------
 
+_RUN_VALUE_BELOW: Final = tuple(sum(position_value(p) for p in range(1, top)) for top in range(16))
+"""Per position ``p``, the table value of the run positions 1 to ``p - 1``: a run's value
+is a difference of two entries."""
+
 
 def make_run(
     owner: int, suit: int, low: int, cards: Sequence[Card], *, shifts: bool = True
@@ -164,9 +170,7 @@ def make_run(
     declared with its face). The caller guarantees the shape; values are derived."""
     size = len(cards)
     high = low + size - 1
-    value = 0
-    for position in range(low, high + 1):
-        value += position_value(position)
+    value = _RUN_VALUE_BELOW[high + 1] - _RUN_VALUE_BELOW[low]
     joker = -1
     for index, card in enumerate(cards):
         if card & 63 == JOKER_FACE:
@@ -233,7 +237,19 @@ def combination_from_cards(
     An end joker takes the lower position when two are possible (``JK 7S 8S`` is
     ``6S 7S 8S``). Raises :class:`~rummykit.melds.InvalidMeldError` with the reason.
     """
-    physical = [Card(card).physical for card in cards]
+    physical = [
+        card if type(card) is Card and card < _PHYSICAL_IDS else Card(card).physical
+        for card in cards
+    ]
+    quick = _plain_combination(physical, owner, shifts)
+    if quick is not None:
+        return quick
+    return _checked_combination(physical, owner, shifts)
+
+
+def _checked_combination(physical: list[Card], owner: int, shifts: bool) -> Combination:
+    """:func:`combination_from_cards` through the general meld check (which says why
+    cards are no combination): the reference for :func:`_plain_combination`."""
     meld = check_meld(physical, RAMI_MELDS)
     if meld.kind == "set":
         return make_set(owner, meld.rank, physical)
@@ -246,6 +262,65 @@ def combination_from_cards(
         position = 14 if rank == 1 and low > 1 else rank
         placed[position - low] = card.declare(face) if card & 63 == JOKER_FACE else card
     return make_run(owner, suit, low, [card for card in placed if card is not None], shifts=shifts)
+
+
+def _plain_combination(physical: list[Card], owner: int, shifts: bool) -> Combination | None:
+    """The combination of ``physical`` read directly, or ``None`` when the cards are no
+    combination or not plainly one (then the general check decides, and says why).
+
+    Laying combinations is frequent and the general meld check, written for every
+    variant, costs several times the rest; for Rami's shapes (3-4 distinct suits of one
+    rank, or 3-13 positions of one suit with at most one joker) the reading is a few bit
+    operations. It follows the general check exactly (the tests compare the two): ace
+    low first, then ace high; an end joker takes the lower position, or the upper one
+    when the run starts at a low ace; never both aces' positions.
+    """
+    size = len(physical)
+    if not 3 <= size <= MAX_RUN:
+        return None
+    joker = -1
+    ranks = suits = naturals = 0  # bit r - 1 for rank r; bit s for suit s
+    for index, card in enumerate(physical):
+        face = card & 63
+        if face >= JOKER_FACE:
+            if face > JOKER_FACE or joker >= 0:
+                return None
+            joker = index
+            continue
+        naturals += 1
+        ranks |= 1 << (face % 13)
+        suits |= 1 << (face // 13)
+    if ranks & (ranks - 1) == 0:  # one rank: a set, suits all different
+        if size > MAX_SET or suits.bit_count() != naturals:
+            return None
+        return make_set(owner, ranks.bit_length(), physical)
+    if suits & (suits - 1) or ranks.bit_count() != naturals:
+        return None  # several suits and ranks, or a rank twice
+    jokers = size - naturals
+    for positions in (ranks, (ranks ^ 1) | 1 << 13) if ranks & 1 else (ranks,):
+        # ``positions``: bit p - 1 for run position p (the second reading: a high ace).
+        low = (positions & -positions).bit_length()
+        high = positions.bit_length()
+        gaps = high - low + 1 - naturals
+        if gaps > jokers:
+            continue
+        start = low - 1 if jokers > gaps and low > 1 else low
+        end = start + size - 1
+        if end > 14 or (start == 1 and end == 14):
+            continue
+        suit = suits.bit_length() - 1
+        placed: list[Card] = [physical[0]] * size
+        for card in physical:
+            face = card & 63
+            if face != JOKER_FACE:
+                rank = face % 13 + 1
+                placed[(14 if rank == 1 and start > 1 else rank) - start] = card
+        if joker >= 0:
+            free = (((1 << size) - 1) << (start - 1)) & ~positions
+            position = free.bit_length()
+            placed[position - start] = physical[joker].declare(position_face(suit, position))
+        return make_run(owner, suit, start, placed, shifts=shifts)
+    return None
 
 
 # -- lay-offs and swaps -------------------------------------------------------------------
@@ -265,17 +340,16 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
     card = Card(card).physical
     face = card & 63
     combo = combination
-    shown = format_cards(combo.cards)
     if face == JOKER_FACE:
         if combo.joker >= 0:
             raise CombinationError(
-                f"{format_card(card)} cannot be laid off onto {shown}: it already holds a "
+                f"{format_card(card)} cannot be laid off onto {combo}: it already holds a "
                 f"joker, and a combination holds at most one ({_SPEC} section 3)",
                 code="joker_limit",
             )
         if not combo.accepts & JOKER_BIT:
             raise CombinationError(
-                f"{format_card(card)} cannot be laid off onto {shown}: the {combo.describe()} "
+                f"{format_card(card)} cannot be laid off onto {combo}: the {combo.describe()} "
                 f"is full ({_SPEC} section 3)",
                 code="combination_full",
             )
@@ -309,7 +383,7 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
     if face == combo.swap_face:
         where = "the set is full" if combo.kind == "set" else "it cannot shift"
         raise CombinationError(
-            f"{format_card(card)} cannot be laid off onto {shown}: the joker stands for "
+            f"{format_card(card)} cannot be laid off onto {combo}: the joker stands for "
             f"{format_card(face)} there and {where}; only a joker swap takes its "
             f"place ({_SPEC} sections 3-4)",
             code="needs_swap",
@@ -317,7 +391,7 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
     full = len(combo.cards) >= (MAX_SET if combo.kind == "set" else MAX_RUN)
     if full:
         raise CombinationError(
-            f"{format_card(card)} cannot be laid off onto {shown}: the {combo.describe()} is "
+            f"{format_card(card)} cannot be laid off onto {combo}: the {combo.describe()} is "
             f"full ({_SPEC} section 3)",
             code="combination_full",
         )
@@ -330,7 +404,7 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
     else:
         reason = "it is not the next card of the run at either end"
     raise CombinationError(
-        f"{format_card(card)} cannot be laid off onto {shown}: {reason} ({_SPEC} section 3)",
+        f"{format_card(card)} cannot be laid off onto {combo}: {reason} ({_SPEC} section 3)",
         code="does_not_fit",
     )
 
@@ -350,18 +424,17 @@ def swap_joker(
     card = Card(card).physical
     face = card & 63
     combo = combination
-    shown = format_cards(combo.cards)
     if combo.joker < 0:
-        raise CombinationError(f"no joker to swap in {shown} ({_SPEC} section 4)", code="no_joker")
+        raise CombinationError(f"no joker to swap in {combo} ({_SPEC} section 4)", code="no_joker")
     if combo.kind == "set" and combo.swap_face < 0:
         raise CombinationError(
-            f"cannot swap the joker of {shown}: a set must already hold 3 natural cards and "
+            f"cannot swap the joker of {combo}: a set must already hold 3 natural cards and "
             f"the joker, so that the real card makes a 4-card set ({_SPEC} section 4)",
             code="set_too_small",
         )
     if face == combo.shift_face and face >= 0:
         raise CombinationError(
-            f"cannot swap the joker of {shown} for {format_card(card)}: it is an end joker that "
+            f"cannot swap the joker of {combo} for {format_card(card)}: it is an end joker that "
             f"shifts to the other end, so lay {format_card(card)} off instead ({_SPEC} section "
             "3, end_joker_shifts)",
             code="joker_shifts",
@@ -369,7 +442,7 @@ def swap_joker(
     if face != combo.swap_face:
         wanted = combo.swap_face if combo.swap_face >= 0 else combo.shift_face
         raise CombinationError(
-            f"cannot swap the joker of {shown} with {format_card(card)}: the joker stands for "
+            f"cannot swap the joker of {combo} with {format_card(card)}: the joker stands for "
             f"{format_card(wanted)}, and only that exact card takes its place ({_SPEC} section 4)",
             code="wrong_card",
         )
