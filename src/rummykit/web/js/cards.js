@@ -86,8 +86,19 @@ function jokerFace(card) {
   const ink = el("g", { class: "joker-ink" }, svg);
   for (const flip of [false, true]) {
     const g = el("g", flip ? { transform: "rotate(180 50 70)" } : {}, ink);
-    const text = el("text", { x: 11, y: 24, "text-anchor": "middle", class: "index joker-index" }, g);
-    text.textContent = "★";
+    if (declared) {
+      // The corner shows the card the joker stands for, so a fanned run stays readable.
+      const corner = el("g", { class: isRed(declared) ? "red-ink" : "black-ink" }, g);
+      const rank = rankOf(declared);
+      const text = el("text", { x: 11, y: 25, "text-anchor": "middle", class: rank === "T" ? "index ten" : "index" }, corner);
+      text.textContent = rankLabel(rank);
+      suitShape(corner, suitOf(declared), 11, 36, 14);
+      const star = el("text", { x: 11, y: 56, "text-anchor": "middle", class: "index joker-index small-star" }, g);
+      star.textContent = "★";
+    } else {
+      const text = el("text", { x: 11, y: 24, "text-anchor": "middle", class: "index joker-index" }, g);
+      text.textContent = "★";
+    }
   }
   // A jester's star burst in the middle.
   const points = [];

@@ -109,7 +109,8 @@ function renderForm(container, variants) {
     for (let i = 0; i < n; i += 1) {
       const kind = form.querySelector(`[name="seat-${i}-kind"]`).value;
       const seat = { kind };
-      if (kind === "bot") seat.level = form.querySelector(`[name="seat-${i}-level"]`).value;
+      // Bots are named by seat so that several of them can be told apart at the table.
+      if (kind === "bot") { seat.level = form.querySelector(`[name="seat-${i}-level"]`).value; seat.name = `Bot ${i + 1}`; }
       seats.push(seat);
     }
     const firstHuman = seats.findIndex((s) => s.kind === "human");

@@ -213,7 +213,9 @@ class CarouselPanel {
     const pickedFromHand = [...this.picked].some((key) => { const f = this.find(key); return f && f.meld !== null && f.list[f.at].origin === "hand"; });
     fill(this.toolbarEl,
       h("div", { class: "hand-info" }, h("b", {}, "Your hand"),
-        h("span", { class: "muted", "data-testid": "hand-value" }, ` ${v.hand.length} cards · value ${v.hand_value} (knock at ${v.knock_limit} or less)`)),
+        h("span", { class: "muted", "data-testid": "hand-value" }, this.edited()
+          ? ` ${this.work.hand.length} of ${v.hand.length} cards left after this meld`
+          : ` ${v.hand.length} card${v.hand.length === 1 ? "" : "s"} · value ${v.hand_value} (knock at ${v.knock_limit} or less)`)),
       pickedFromHand ? h("button", { type: "button", class: "chip", "data-testid": "back-to-hand", onclick: () => this.moveTo("hand") }, "Back to hand") : null);
     // The hand grouped by suit (display only), each card keeping its editor key.
     const pool = [...this.work.hand];
