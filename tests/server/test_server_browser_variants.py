@@ -38,6 +38,8 @@ RAMI_SEED = 75
 """Four seats: seat 0 plays first and can open with 9C 9D 9H + TC TD TH = 57."""
 CAROUSEL_SEED = 6
 """Three seats: seat 0 plays first holding 3S 4S 5S."""
+JOKER_SEED = 26
+"""Three seats: seat 0 plays first holding QS QC QD and a joker."""
 
 
 @pytest.fixture(scope="module")
@@ -263,6 +265,33 @@ def test_carousel_meld_with_the_editor_and_a_hint(base_url: str, browser: Any) -
         page.wait_for_selector("[data-testid=layout-status][data-ok=true]")
     page.wait_for_timeout(300)
     shot(page, "carousel-hint.png")
+    page.close()
+    assert not errors, errors
+
+
+def test_carousel_joker_declared_in_the_editor(base_url: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, 1024, 900)
+    url, _table, _token = table_url(base_url, "carousel", JOKER_SEED, bots=2)
+    open_and_start(page, url)
+    page.wait_for_selector(".carousel-table[data-my-turn=true]")
+    for face in ("QS", "QC", "JK"):
+        pick(page, f"[data-testid=hand] .card[data-card='{face}']")
+    page.click("[data-testid=new-meld]")
+    # A joker from the hand asks which card it stands for.
+    page.wait_for_selector("[data-testid=declare-dialog]")
+    page.select_option("[data-testid=declare-rank]", "Q")
+    page.select_option("[data-testid=declare-suit]", "H")
+    shot(page, "carousel-declare.png")
+    page.click("[data-testid=declare-ok]")
+    good = page.wait_for_selector("[data-testid=layout-status][data-ok=true]")
+    assert "JK" in good.inner_text()
+    page.click("[data-testid=meld]")
+    page.wait_for_selector(".carousel-table[data-melded=true]")
+    cards = page.eval_on_selector_all(
+        "[data-testid=meld-0] .card", "els => els.map(e => e.dataset.card)"
+    )
+    assert sorted(cards) == ["JK=QH", "QC", "QS"]
     page.close()
     assert not errors, errors
 

@@ -237,3 +237,30 @@ def test_a_restarted_server_rebuilds_the_table_from_its_log(
         f"/api/tables/{table_id}", headers={"Authorization": f"Bearer {token}"}
     ).json()
     assert snapshot["seq"] == before["seq"] and snapshot["view"] == before["view"]
+
+
+def test_every_listed_move_is_legal_and_a_joker_swap_plays() -> None:
+    """The view's ``moves`` (what the browser offers on a click) are all accepted by the
+    engine; the first joker swap offered is played through the adapter."""
+    adapter = get_adapter("rami")
+    rules = adapter.make_rules("rami51", {})
+    game = adapter.new_game(rules, seats=4, seed=1)
+    bots = [adapter.make_bot("heuristic", rules, seed=seat) for seat in range(4)]
+    swapped = None
+    for _ in range(400):
+        seat = game.current_seat
+        if seat is None:
+            break
+        moves = game.view(seat)["moves"]
+        for move in moves:
+            assert game.check(seat, move)["ok"], move
+        swap = next((move for move in moves if move["kind"] == "swap_joker"), None)
+        if swap is not None:
+            jokers_before = sum(combo["has_joker"] for combo in game.view(seat)["table"])
+            applied = game.apply(seat, swap)
+            swapped = applied.events[0]
+            assert swapped.kind == "swap_joker" and swapped.detail["target"] == swap["target"]
+            assert sum(combo["has_joker"] for combo in game.view(seat)["table"]) >= jokers_before
+            break
+        game.apply(seat, game.bot_action(seat, bots[seat]))
+    assert swapped is not None, "no joker swap was offered"
