@@ -487,7 +487,7 @@ class CarouselPanel {
         h("table", { class: "reveal-table" },
           h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards left"), h("th", { class: "num" }, "Value"), h("th", { class: "num" }, "Points"))),
           h("tbody", {}, result.hands.map((cards, seat) => h("tr", { class: result.winners.includes(seat) ? "winner" : "" },
-            h("td", {}, name(seat), seat === result.knocker ? h("small", { class: "muted" }, " (knocked)") : null),
+            h("td", {}, name(seat), seat === result.knocker ? h("small", { class: "muted" }, result.reason === "went_out" ? " (went out)" : " (knocked)") : null),
             h("td", {}, h("div", { class: "reveal-cards" }, sortCards(cards, "suit").map((c) => cardElement(c, { extraClass: "table-card" })))),
             h("td", { class: "num" }, `${result.values[seat]}`),
             h("td", { class: "num" }, result.points[seat] ? `+${result.points[seat]}` : "0"))))),

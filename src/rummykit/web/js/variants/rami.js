@@ -102,7 +102,8 @@ class RamiPanel {
   keepSelection() {
     const hand = new Set(this.view.hand || []);
     // Staged combinations belong to an opening being built in this play phase only.
-    const building = this.myTurn && this.view.phase === "play" && !this.view.opened;
+    const bundling = this.view.phase === "draw" && this.info && this.info.rules.discard_must_be_melded;
+    const building = this.myTurn && (this.view.phase === "play" || bundling) && !this.view.opened;
     this.staged = building ? this.staged.filter((combo) => combo.every((c) => hand.has(c))) : [];
     for (const card of [...this.selected]) if (!hand.has(card) || this.staged.flat().includes(card)) this.selected.delete(card);
   }
@@ -189,7 +190,7 @@ class RamiPanel {
   renderBuilder() {
     const v = this.view;
     clear(this.builderEl);
-    if (!this.myTurn || v.phase !== "play") { this.builderEl.hidden = true; return; }
+    if (!this.myTurn || (v.phase !== "play" && !this.staged.length)) { this.builderEl.hidden = true; return; }
     const candidate = this.candidateCombos();
     if (!candidate.length) { this.builderEl.hidden = true; return; }
     this.builderEl.hidden = false;
@@ -211,6 +212,7 @@ class RamiPanel {
 
   statusText(check) {
     const v = this.view;
+    if (v.phase === "draw") return `Select the cards that ${faceOf(v.upcard || "")} joins, then click the pile to take it and open.`;
     if (!check) return "Checking…";
     if (!v.opened) {
       if (check.ok) return `Opening total ${check.total} of ${check.threshold}: ready to open.`;
@@ -278,6 +280,13 @@ class RamiPanel {
       }
       if (this.staged.length) buttons.push(h("button", { class: "secondary", "data-testid": "clear-builder", onclick: () => { this.staged = []; this.afterSelection(); } }, "Take back"));
       if (this.legal("end_play")) buttons.push(h("button", { class: "secondary", "data-testid": "end-play", disabled: this.busy, onclick: () => this.send(this.legal("end_play")) }, "End play"));
+    }
+    if (v.phase === "draw" && this.info.rules.discard_must_be_melded && !v.opened && selected.length >= 2) {
+      // Set combinations aside to open with, the pile's top card joining the last one.
+      buttons.push(h("button", { class: "secondary", "data-testid": "combine", onclick: () => this.stage(selected) }, "Set aside as a combination"));
+    }
+    if (v.phase === "draw" && this.info.rules.discard_must_be_melded && this.staged.length) {
+      buttons.push(h("button", { class: "secondary", "data-testid": "clear-builder", onclick: () => { this.staged = []; this.afterSelection(); } }, "Take back"));
     }
     if (selected.length === 1 && this.canDiscardSoon()) {
       buttons.push(h("button", { class: "primary", "data-testid": "discard", disabled: this.busy, onclick: () => this.discard(selected[0]) }, `Discard ${faceOf(selected[0])}`));
@@ -363,9 +372,26 @@ class RamiPanel {
     if (!this.myTurn) return;
     const take = this.legal("take_discard");
     if (take) { this.send(take); return; }
+    if (this.view.phase === "draw" && this.info.rules.discard_must_be_melded && this.view.upcard) { this.takeAndLay(); return; }
     if (this.selected.size === 1 && this.canDiscardSoon()) { this.discard([...this.selected][0]); return; }
     if (this.view.phase === "draw") this.ctx.toast("Draw from the stock: the discard pile cannot be taken now.", "info");
     else this.ctx.toast("Select the card to discard first.", "info");
+  }
+
+  /** With ``discard_must_be_melded`` the top card is taken together with the play that
+   * lays it: the selected cards (and, before opening, the combinations set aside) with it. */
+  takeAndLay() {
+    const v = this.view;
+    const selected = [...this.selected];
+    if (selected.length < 2) {
+      this.ctx.toast("The top card must be laid at once: select the cards it goes with, then click the pile.", "info");
+      return;
+    }
+    const withTop = sortCards([...selected, v.upcard], "suit").join(" ");
+    const then = v.opened
+      ? { kind: "meld", combos: [withTop] }
+      : { kind: "open", combos: [...this.staged.map((c) => c.join(" ")), withTop] };
+    this.send({ kind: "take_discard", then }).then((done) => { if (done) { this.selected.clear(); this.staged = []; } });
   }
 
   onCardClick(card) {
