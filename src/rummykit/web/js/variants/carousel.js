@@ -201,6 +201,7 @@ class CarouselPanel {
       mine && v.may_meld ? h("div", {
         class: "meld new-meld", "data-meld": "new", "data-testid": "new-meld", role: "button", tabindex: 0,
         onclick: () => (this.picked.size ? this.moveTo("new") : this.ctx.toast("Pick cards first (click them), then click here to start a new meld.", "info")),
+        onkeydown: (event) => { if (event.key === "Enter" && this.picked.size) this.moveTo("new"); },
       }, this.picked.size ? "New meld with the picked cards" : "+ New meld") : null);
     this.renderStatus();
     // The hand (what is left of it in the editor).

@@ -58,6 +58,10 @@ class RamiPanel {
       const combo = event.target.closest(".combo[data-index]");
       if (combo) this.onCombination(Number(combo.dataset.index));
     });
+    this.tableEl.addEventListener("keydown", (event) => {
+      const combo = event.target.closest(".combo[data-index]");
+      if (combo && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); this.onCombination(Number(combo.dataset.index)); }
+    });
   }
 
   // -- entry points from the table shell ------------------------------------------------
