@@ -264,3 +264,24 @@ def test_every_listed_move_is_legal_and_a_joker_swap_plays() -> None:
             break
         game.apply(seat, game.bot_action(seat, bots[seat]))
     assert swapped is not None, "no joker swap was offered"
+
+
+def test_questions_need_a_seat_a_started_game_and_a_well_formed_action(
+    client: TestClient,
+) -> None:
+    table_id, token = create_variant_table(client, "rami", bots=3, seed=OPENING_SEED)
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}") as ws,
+        client.websocket_connect(f"/ws/tables/{table_id}") as spectator,
+    ):
+        hello(ws, token)
+        hello(spectator)
+        early = ask(ws, {"type": "hint"}, "early")
+        assert early["type"] == "error" and early["code"] == "not_started"
+        start(ws)
+        watching = ask(spectator, {"type": "hint"}, "w")
+        assert watching["type"] == "error" and watching["code"] == "not_seated"
+        bad = ask(ws, {"type": "check", "action": {"kind": "open", "combos": 7}}, "bad")
+        assert bad["type"] == "error" and bad["code"] == "invalid_action"
+        missing = ask(ws, {"type": "check"}, "none")
+        assert missing["type"] == "error" and missing["code"] == "bad_message"

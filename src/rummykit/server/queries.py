@@ -14,6 +14,7 @@ the search runs in a worker thread; at most :data:`MAX_HINTS` run at once.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import Any, Final
 
 from rummykit.core import InvalidActionError
@@ -27,15 +28,19 @@ JSON = dict[str, Any]
 MAX_HINTS: Final = 2
 """Hint searches running at once across the server (each holds a worker thread)."""
 
-_hint_slots: asyncio.Semaphore | None = None
+_hint_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _slots() -> asyncio.Semaphore:
-    # Created lazily inside the running loop (a semaphore belongs to one loop).
-    global _hint_slots
-    if _hint_slots is None:
-        _hint_slots = asyncio.Semaphore(MAX_HINTS)
-    return _hint_slots
+    # One semaphore per event loop: a semaphore belongs to the loop it first waits in,
+    # and a process may run several servers (tests do) each with its own loop.
+    loop = asyncio.get_running_loop()
+    slots = _hint_slots.get(loop)
+    if slots is None:
+        slots = _hint_slots[loop] = asyncio.Semaphore(MAX_HINTS)
+    return slots
 
 
 def _playing(table: LiveTable) -> None:
