@@ -36,6 +36,9 @@ CHROMIUM_ARGS = [
 ]
 RAMI_SEED = 75
 """Four seats: seat 0 plays first and can open with 9C 9D 9H + TC TD TH = 57."""
+LAYOFF_SEED = 204
+"""Four seats: seat 0 plays first; after its draw it can open with KS KD KH, 3C 4C 5C and
+3D 4D 5D (54), then lay 6D off onto the diamonds."""
 CAROUSEL_SEED = 6
 """Three seats: seat 0 plays first holding 3S 4S 5S."""
 JOKER_SEED = 26
@@ -219,6 +222,40 @@ def test_rami_opening_lay_off_and_a_refusal_in_words(base_url: str, browser: Any
     page.wait_for_timeout(500)
     shot(page, "rami-table.png")
     assert "Penalties" in page.inner_text("[data-testid=score-sheet]")
+    page.close()
+    assert not errors, errors
+
+
+def test_rami_lay_off_by_click_after_opening(base_url: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, 1280, 900)
+    url, _table, _token = table_url(base_url, "rami", LAYOFF_SEED, bots=3)
+    open_and_start(page, url)
+    page.wait_for_selector(".rami-table[data-my-turn=true]")
+    page.click("[data-testid=stock]")
+    page.wait_for_selector(".rami-table[data-phase=play]")
+    for group in (("KS", "KD", "KH"), ("3C", "4C", "5C")):
+        for face in group:
+            pick(page, hand_card(page, face))
+        page.click("[data-testid=combine]")
+    for face in ("3D", "4D", "5D"):
+        pick(page, hand_card(page, face))
+    page.wait_for_selector("[data-testid=opening-status][data-reaches=true]")
+    assert page.get_attribute("[data-testid=opening-status]", "data-total") == "54"
+    page.click("[data-testid=open]")
+    page.wait_for_selector("[data-testid=combo-2]")
+    # Select 6D: the run it extends is outlined; a click on it lays the card off.
+    pick(page, hand_card(page, "6D"))
+    page.wait_for_selector("[data-testid=combo-2].fits")
+    shot(page, "rami-lay-off.png")
+    page.click("[data-testid=combo-2]")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=combo-2] .card').length === 4"
+    )
+    cards = page.eval_on_selector_all(
+        "[data-testid=combo-2] .card", "els => els.map(e => e.dataset.card)"
+    )
+    assert cards == ["3D", "4D", "5D", "6D"]
     page.close()
     assert not errors, errors
 
