@@ -9,9 +9,8 @@ hides information); a spectator view keeps only what every seat may see. A game 
 pure function of (rules, seats, seed, actions), so the server persists exactly that and
 rebuilds a table by :meth:`VariantAdapter.replay`.
 
-The adapters themselves live in :mod:`rummykit.server.gin_adapter`,
-:mod:`rummykit.server.rami_adapter` and :mod:`rummykit.server.carousel_adapter`;
-:mod:`rummykit.server.variants` registers them.
+The adapters themselves are Gin's in :mod:`rummykit.server.variants` (which registers
+them all), :mod:`rummykit.server.rami_adapter` and :mod:`rummykit.server.carousel_adapter`.
 """
 
 from __future__ import annotations
