@@ -20,6 +20,7 @@ from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconn
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from rummykit.server import queries
 from rummykit.server.protocol import PROTOCOL_VERSION, RateLimiter, ServerError, parse_message
 from rummykit.server.store import Store
 from rummykit.server.tables import Client, LiveTable, ServerConfig, TableManager
@@ -316,6 +317,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await manager.act(
                 table, seat, message.get("action"), reply_to=client, request_id=request_id
             )
+        elif kind == "check":
+            result = await queries.check_action(table, seat, message.get("action"))
+            client.send({"type": "checked", "id": request_id, **result})
+        elif kind == "hint":
+            advice = await queries.hint(table, seat)
+            client.send({"type": "hint", "id": request_id, "hint": advice})
         elif kind == "start":
             await manager.start(table, seat)
             client.send({"type": "ack", "id": request_id, "seq": table.seq})

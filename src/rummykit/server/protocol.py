@@ -28,7 +28,9 @@ __all__ = [
 PROTOCOL_VERSION: Final = 1
 """Version of the websocket protocol; a client says which one it speaks in ``hello``."""
 
-CLIENT_MESSAGE_TYPES: Final = frozenset({"hello", "act", "start", "rematch", "sync", "ping"})
+CLIENT_MESSAGE_TYPES: Final = frozenset(
+    {"hello", "act", "check", "hint", "start", "rematch", "sync", "ping"}
+)
 
 _HTTP_STATUS: Final = {
     "not_found": 404,

@@ -1,16 +1,14 @@
-"""Variant adapters: the one interface between the table server and a variant's engine.
+"""Variant adapters: the registry of what the table server hosts, and Gin's adapter.
 
-The server knows nothing of any rule. For each variant an adapter says which seats,
-presets, rule options and bot levels exist, builds a game from (rules, seats, seed),
-and wraps it in a :class:`Game` that applies JSON actions for a seat, lists the legal
-actions, and renders views. Every view derives from the engine's ``observation(seat)``
-(the one place that hides information); a spectator view keeps only what every seat
-may see. A game is a pure function of (rules, seats, seed, actions), so the server
-persists exactly that and rebuilds a table by :meth:`VariantAdapter.replay`.
+:mod:`rummykit.server.adapter` defines what an adapter is (:class:`VariantAdapter`, the
+:class:`Game` it builds); Rami's and Carousel's adapters live in
+:mod:`rummykit.server.rami_adapter` and :mod:`rummykit.server.carousel_adapter`, Gin's
+is here (:class:`GinAdapter`). Every view derives from the engine's
+``observation(seat)``; a game is a pure function of (rules, seats, seed, actions), so
+the server persists exactly that and rebuilds a table by :meth:`VariantAdapter.replay`.
 
-Gin is implemented here (:class:`GinAdapter`); Rami and Carousel adapters plug into
-:data:`ADAPTERS` the same way.
-
+>>> sorted(ADAPTERS)
+['carousel', 'gin', 'rami']
 >>> adapter = get_adapter("gin")
 >>> game = adapter.new_game(adapter.make_rules("gin", {"target": 50}), seats=2, seed=7)
 >>> game.current_seat, [a["kind"] for a in game.legal_actions()]
@@ -23,170 +21,50 @@ Gin is implemented here (:class:`GinAdapter`); Rami and Carousel adapters plug i
 from __future__ import annotations
 
 import types
-import typing
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from typing import Any, Final, Literal, Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final
 
 from rummykit.bots import GIN_BOTS, make_gin_bot
 from rummykit.bots.base import Bot
 from rummykit.cards import format_card, format_cards
 from rummykit.core import Event, IllegalActionError
-from rummykit.solvers.deadwood import deadwood_after_each_discard, mask_of, min_deadwood
+from rummykit.server.adapter import (
+    JSON,
+    Applied,
+    Game,
+    RuleOption,
+    VariantAdapter,
+    checked,
+    merge_options,
+    rule_options_of,
+)
+from rummykit.server.carousel_adapter import CarouselAdapter, CarouselTableGame
+from rummykit.server.rami_adapter import RamiAdapter, RamiTableGame
+from rummykit.solvers.deadwood import (
+    best_discard,
+    deadwood_after_each_discard,
+    mask_of,
+    min_deadwood,
+)
 from rummykit.variants.gin import GinAction, GinHandResult, GinObservation, GinRules
 from rummykit.variants.gin_match import GinMatch
 
 __all__ = [
     "ADAPTERS",
+    "JSON",
     "Applied",
+    "CarouselAdapter",
+    "CarouselTableGame",
     "Game",
     "GinAdapter",
     "GinGame",
+    "RamiAdapter",
+    "RamiTableGame",
     "RuleOption",
     "VariantAdapter",
     "get_adapter",
     "rule_options_of",
 ]
-
-JSON = dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class RuleOption:
-    """One rule option as the lobby shows it (a number, a yes/no, or a choice)."""
-
-    name: str
-    kind: Literal["int", "bool", "choice"]
-    default: Any
-    choices: tuple[str, ...] = ()
-
-    def to_json(self) -> JSON:
-        """JSON-ready form for ``GET /api/variants``."""
-        data: JSON = {"name": self.name, "kind": self.kind, "default": self.default}
-        if self.choices:
-            data["choices"] = list(self.choices)
-        return data
-
-
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """An accepted action: its normalised JSON (what is persisted) and its events."""
-
-    action: JSON
-    events: list[Event] = field(default_factory=list)
-
-
-class Game(Protocol):
-    """A running game of one variant, as the server drives it."""
-
-    @property
-    def seats(self) -> int:
-        """Number of seats."""
-        ...
-
-    @property
-    def current_seat(self) -> int | None:
-        """The seat to act, or ``None`` once the game is over."""
-        ...
-
-    @property
-    def is_over(self) -> bool:
-        """True once the whole game (the match) is finished."""
-        ...
-
-    def legal_actions(self) -> list[JSON]:
-        """Legal actions of the seat to act, in JSON form (empty when over)."""
-        ...
-
-    def apply(self, seat: int, action: Mapping[str, Any]) -> Applied:
-        """Apply a JSON action for ``seat``.
-
-        Raises:
-            InvalidActionError: malformed action.
-            IllegalActionError: well formed but not allowed now (code ``not_your_turn``
-                when another seat is to act); the game is unchanged.
-        """
-        ...
-
-    def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may see (``None``: a spectator, public information only)."""
-        ...
-
-    def events_for(self, events: Sequence[Event], seat: int | None) -> list[JSON]:
-        """The events as ``seat`` may see them, JSON-ready."""
-        ...
-
-    def bot_action(self, seat: int, bot: Any) -> JSON:
-        """The action ``bot`` chooses for ``seat`` from that seat's observation."""
-        ...
-
-    def summary(self) -> JSON:
-        """Public scores and, when over, the final result."""
-        ...
-
-    def reveal(self) -> JSON:
-        """The full state, every hand shown (only for finished games' replays)."""
-        ...
-
-
-class VariantAdapter(Protocol):
-    """What the server needs to host one variant."""
-
-    name: str
-    title: str
-    min_seats: int
-    max_seats: int
-    presets: Mapping[str, Mapping[str, Any]]
-    bot_levels: tuple[str, ...]
-
-    def rule_options(self) -> list[RuleOption]:
-        """The options a table creator may set."""
-        ...
-
-    def make_rules(self, preset: str, options: Mapping[str, Any]) -> JSON:
-        """Validated, complete rule options: the preset, then ``options`` over it.
-
-        Raises:
-            ValueError: unknown preset or option, or a bad value (readable message).
-        """
-        ...
-
-    def new_game(self, rules: Mapping[str, Any], *, seats: int, seed: int) -> Game:
-        """Deal a new game from a seed."""
-        ...
-
-    def make_bot(self, level: str, rules: Mapping[str, Any], *, seed: int | None) -> Any:
-        """A bot of ``level`` (one of :attr:`bot_levels`)."""
-        ...
-
-    def replay(
-        self,
-        rules: Mapping[str, Any],
-        *,
-        seats: int,
-        seed: int,
-        actions: Iterable[tuple[int, JSON]],
-    ) -> Game:
-        """Rebuild a game from its seed and its ordered ``(seat, action)`` log."""
-        ...
-
-
-def rule_options_of(rules_type: type[Any]) -> list[RuleOption]:
-    """Lobby options read off a frozen rules dataclass (ints, bools and Literals)."""
-    hints = typing.get_type_hints(rules_type)
-    defaults = rules_type()
-    options = []
-    for item in fields(rules_type):
-        default = getattr(defaults, item.name)
-        hint = hints[item.name]
-        if typing.get_origin(hint) is Literal:
-            choices = tuple(str(choice) for choice in typing.get_args(hint))
-            options.append(RuleOption(item.name, "choice", default, choices))
-        elif isinstance(default, bool):
-            options.append(RuleOption(item.name, "bool", default))
-        elif isinstance(default, int):
-            options.append(RuleOption(item.name, "int", default))
-    return options
 
 
 # -- Gin ---------------------------------------------------------------------------------
@@ -398,6 +276,34 @@ class GinGame:
             "scores": list(match.points),
         }
 
+    def check(self, seat: int, action: Mapping[str, Any]) -> JSON:
+        parsed = GinAction.from_json(action)
+
+        def run() -> None:
+            if seat != self.current_seat:
+                raise IllegalActionError(
+                    f"seat {seat} is not to act", code="not_your_turn", seat=seat
+                )
+            self.match.clone().apply(parsed)
+
+        return checked(run)
+
+    def hint(self, seat: int) -> Callable[[], JSON]:
+        hand = self.match.observation(seat).hand
+        ace_high = self.match.rules.ace_high_runs
+
+        def advise() -> JSON:
+            if len(hand) == 11:
+                best = best_discard(hand, ace_high=ace_high)
+                return {"discard": _name(best.card), "deadwood": best.deadwood}
+            arrangement = min_deadwood(hand, ace_high=ace_high)
+            return {
+                "melds": [[_name(card) for card in meld] for meld in arrangement.melds],
+                "deadwood": arrangement.deadwood,
+            }
+
+        return advise
+
 
 class GinAdapter:
     """The Gin Rummy adapter: a :class:`GinMatch` per table."""
@@ -415,13 +321,8 @@ class GinAdapter:
         return rule_options_of(GinRules)
 
     def make_rules(self, preset: str, options: Mapping[str, Any]) -> JSON:
-        if preset not in self.presets:
-            raise ValueError(
-                f"unknown gin preset {preset!r}; choose one of {', '.join(self.presets)}"
-            )
-        if not isinstance(options, Mapping):
-            raise ValueError("rule options are a JSON object of name: value")
-        return GinRules.from_dict({**self.presets[preset], **options}).to_dict()
+        merged = merge_options("gin", self.presets, preset, options, self.rule_options())
+        return GinRules.from_dict(merged).to_dict()
 
     def new_game(self, rules: Mapping[str, Any], *, seats: int, seed: int) -> GinGame:
         if seats != 2:
@@ -447,8 +348,12 @@ class GinAdapter:
         return game
 
 
-ADAPTERS: dict[str, VariantAdapter] = {"gin": GinAdapter()}
-"""Every variant the server hosts, by name."""
+ADAPTERS: dict[str, VariantAdapter] = {
+    "gin": GinAdapter(),
+    "rami": RamiAdapter(),
+    "carousel": CarouselAdapter(),
+}
+"""Every variant the server hosts, by name (the lobby lists them in this order)."""
 
 
 def get_adapter(name: str) -> VariantAdapter:

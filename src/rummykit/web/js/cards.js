@@ -1,5 +1,7 @@
 // Card faces and backs, drawn as SVG by this module (no images, no web fonts).
-// A card is given in the engine's notation: rank A 2-9 T J Q K, then suit S C D H ("7H").
+// A card is given in the engine's notation: rank A 2-9 T J Q K, then suit S C D H ("7H");
+// "JK" is a joker and "JK=5S" a joker declared as 5S; Rami adds the deck copy of a
+// physical card after "@" ("7H@1", "JK@2"), which does not change how it looks.
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -32,14 +34,20 @@ const PIPS = {
   T: [[32, 30], [68, 30], [50, 43], [32, 56], [68, 56], [32, 84, 1], [68, 84, 1], [50, 97, 1], [32, 110, 1], [68, 110, 1]],
 };
 
-export function rankOf(card) { return card.slice(0, -1); }
-export function suitOf(card) { return card.slice(-1); }
-export function rankIndex(card) { return RANK_ORDER.indexOf(rankOf(card)); }
-export function suitIndex(card) { return SUIT_ORDER.indexOf(suitOf(card)); }
+/** The face a token shows: the copy after "@" dropped ("7H@1" -> "7H"). */
+export function faceOf(card) { const at = card.indexOf("@"); return at < 0 ? card : card.slice(0, at); }
+export function isJoker(card) { return faceOf(card).startsWith("JK"); }
+/** The card a declared joker stands for ("JK=5S" -> "5S"), else null. */
+export function declaredOf(card) { const face = faceOf(card); return face.startsWith("JK=") ? face.slice(3) : null; }
+export function rankOf(card) { const face = faceOf(card); return isJoker(face) ? "JK" : face.slice(0, -1); }
+export function suitOf(card) { const face = faceOf(card); return isJoker(face) ? "" : face.slice(-1); }
+export function rankIndex(card) { return isJoker(card) ? 13 : RANK_ORDER.indexOf(rankOf(card)); }
+export function suitIndex(card) { return isJoker(card) ? 4 : SUIT_ORDER.indexOf(suitOf(card)); }
 export function isRed(card) { const s = suitOf(card); return s === "H" || s === "D"; }
 
-/** "7H" -> "seven of hearts" (for screen readers and titles). */
+/** "7H" -> "seven of hearts", "JK=5S" -> "joker as five of spades" (screen readers, titles). */
 export function cardName(card) {
+  if (isJoker(card)) { const d = declaredOf(card); return d ? `joker as ${cardName(d)}` : "joker"; }
   return `${RANK_NAMES[rankOf(card)] || rankOf(card)} of ${SUIT_NAMES[suitOf(card)] || suitOf(card)}`;
 }
 
@@ -69,8 +77,53 @@ function suitShape(parent, suit, cx, cy, size, flip = false) {
 
 function rankLabel(rank) { return rank === "T" ? "10" : rank; }
 
-/** An <svg> card face for `card` ("QS"). */
-export function cardFace(card) {
+function jokerFace(card) {
+  const declared = declaredOf(card);
+  const svg = el("svg", { viewBox: "0 0 100 140", class: "card-svg joker", role: "img" });
+  const title = el("title", {}, svg);
+  title.textContent = cardName(card);
+  el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, class: "face-bg" }, svg);
+  const ink = el("g", { class: "joker-ink" }, svg);
+  for (const flip of [false, true]) {
+    const g = el("g", flip ? { transform: "rotate(180 50 70)" } : {}, ink);
+    if (declared) {
+      // The corner shows the card the joker stands for, so a fanned run stays readable.
+      const corner = el("g", { class: isRed(declared) ? "red-ink" : "black-ink" }, g);
+      const rank = rankOf(declared);
+      const text = el("text", { x: 11, y: 25, "text-anchor": "middle", class: rank === "T" ? "index ten" : "index" }, corner);
+      text.textContent = rankLabel(rank);
+      suitShape(corner, suitOf(declared), 11, 36, 14);
+      const star = el("text", { x: 11, y: 56, "text-anchor": "middle", class: "index joker-index small-star" }, g);
+      star.textContent = "★";
+    } else {
+      const text = el("text", { x: 11, y: 24, "text-anchor": "middle", class: "index joker-index" }, g);
+      text.textContent = "★";
+    }
+  }
+  // A jester's star burst in the middle.
+  const points = [];
+  for (let i = 0; i < 16; i += 1) {
+    const r = i % 2 ? 12 : 30;
+    const a = (Math.PI * i) / 8 - Math.PI / 2;
+    points.push(`${50 + r * Math.cos(a)},${66 + r * Math.sin(a)}`);
+  }
+  el("polygon", { points: points.join(" "), class: "joker-star" }, svg);
+  const word = el("text", { x: 50, y: 118, "text-anchor": "middle", class: "joker-word" }, svg);
+  word.textContent = "JOKER";
+  if (declared) {
+    // The card the joker stands for, as a badge (the engine's declaration).
+    const badge = el("g", { class: `joker-badge ${isRed(declared) ? "red" : "black"}` }, svg);
+    el("rect", { x: 26, y: 48, width: 48, height: 36, rx: 6, class: "badge-bg" }, badge);
+    const label = el("text", { x: 50, y: 74, "text-anchor": "middle", class: "badge-text" }, badge);
+    label.textContent = `${rankLabel(rankOf(declared))}${{ S: "♠", C: "♣", D: "♦", H: "♥" }[suitOf(declared)]}`;
+  }
+  return svg;
+}
+
+/** An <svg> card face for `card` ("QS", "JK", "JK=5S", "7H@1"). */
+export function cardFace(token) {
+  if (isJoker(token)) return jokerFace(token);
+  const card = faceOf(token);
   const rank = rankOf(card);
   const suit = suitOf(card);
   const svg = el("svg", { viewBox: "0 0 100 140", class: `card-svg ${isRed(card) ? "red" : "black"}`, role: "img" });

@@ -6,21 +6,31 @@ const OUTCOME_WORDS = { finished: "finished", playing: "in play", waiting: "wait
 
 function label(name) { return name.replace(/_/g, " "); }
 
-function optionInput(option) {
+// An option's value under a preset (the preset lists only what it changes).
+function presetValue(option, preset) {
+  return preset && Object.prototype.hasOwnProperty.call(preset, option.name) ? preset[option.name] : option.default;
+}
+
+function optionInput(option, preset) {
   const id = `opt-${option.name}`;
+  const value = presetValue(option, preset);
   let input;
   if (option.kind === "bool") {
-    input = h("input", { type: "checkbox", id, name: option.name, checked: option.default });
+    input = h("input", { type: "checkbox", id, name: option.name, checked: value });
   } else if (option.kind === "choice") {
+    const chosen = value === null || value === undefined ? option.default : String(value);
     input = h("select", { id, name: option.name },
-      option.choices.map((c) => h("option", { value: c, selected: c === option.default }, label(c))));
+      option.choices.map((c) => h("option", { value: c, selected: c === chosen }, label(c))));
+  } else if (option.kind === "text") {
+    input = h("input", { type: "text", id, name: option.name, value, size: 10, maxlength: 40 });
   } else {
-    input = h("input", { type: "number", id, name: option.name, value: option.default, step: 1, inputmode: "numeric" });
+    input = h("input", { type: "number", id, name: option.name, value, step: 1, inputmode: "numeric" });
   }
   return h("label", { class: "option", for: id }, h("span", {}, label(option.name)), input);
 }
 
-function readOptions(form, variant) {
+// Only the options changed from the chosen preset are sent; the server validates them.
+function readOptions(form, variant, preset) {
   const options = {};
   for (const option of variant.options) {
     const input = form.querySelector(`[name="${option.name}"]`);
@@ -29,7 +39,8 @@ function readOptions(form, variant) {
     if (option.kind === "bool") value = input.checked;
     else if (option.kind === "int") value = Number.parseInt(input.value, 10);
     else value = input.value;
-    if (value !== option.default) options[option.name] = value;
+    const base = presetValue(option, preset);
+    if (String(value) !== String(base === null ? option.default : base)) options[option.name] = value;
   }
   return options;
 }
@@ -59,11 +70,18 @@ function renderForm(container, variants) {
   const showVariant = () => {
     const variant = current();
     fill(presetSelect, ...Object.keys(variant.presets).map((p) => h("option", { value: p }, p)));
+    presetSelect.hidden = Object.keys(variant.presets).length < 2;
     clear(seatCount);
-    for (let n = variant.min_seats; n <= variant.max_seats; n += 1) seatCount.append(h("option", { value: n }, `${n} seats`));
+    // Rami and Carousel are best with a few players: offer 4 and 3 seats first.
+    const usual = { rami: 4, carousel: 3 }[variant.name] || variant.min_seats;
+    for (let n = variant.min_seats; n <= variant.max_seats; n += 1) seatCount.append(h("option", { value: n, selected: n === usual }, `${n} seats`));
     seatCount.hidden = variant.min_seats === variant.max_seats;
     fillSeats();
-    fill(optionsBox, ...variant.options.map(optionInput));
+    showOptions();
+  };
+  const showOptions = () => {
+    const variant = current();
+    fill(optionsBox, ...variant.options.map((o) => optionInput(o, variant.presets[presetSelect.value])));
   };
   const fillSeats = () => {
     const variant = current();
@@ -71,6 +89,7 @@ function renderForm(container, variants) {
     fill(seatsBox, ...Array.from({ length: n }, (_, i) => seatRow(i, variant, i === 0)));
   };
   variantSelect.addEventListener("change", showVariant);
+  presetSelect.addEventListener("change", showOptions);
   seatCount.addEventListener("change", fillSeats);
   const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-table" }, "Create table");
   form.append(
@@ -90,7 +109,8 @@ function renderForm(container, variants) {
     for (let i = 0; i < n; i += 1) {
       const kind = form.querySelector(`[name="seat-${i}-kind"]`).value;
       const seat = { kind };
-      if (kind === "bot") seat.level = form.querySelector(`[name="seat-${i}-level"]`).value;
+      // Bots are named by seat so that several of them can be told apart at the table.
+      if (kind === "bot") { seat.level = form.querySelector(`[name="seat-${i}-level"]`).value; seat.name = `Bot ${i + 1}`; }
       seats.push(seat);
     }
     const firstHuman = seats.findIndex((s) => s.kind === "human");
@@ -99,7 +119,7 @@ function renderForm(container, variants) {
     try {
       const created = await api("/api/tables", {
         method: "POST",
-        body: { variant: variant.name, preset: presetSelect.value, options: readOptions(form, variant), seats },
+        body: { variant: variant.name, preset: presetSelect.value, options: readOptions(form, variant, variant.presets[presetSelect.value]), seats },
       });
       const tableId = created.table.id;
       sessionStorage.setItem(`rummykit:invites:${tableId}`, JSON.stringify(created.invites));
@@ -119,7 +139,7 @@ function tableList(title, tables, { link, empty, testid }) {
   const rows = tables.map((t) => {
     const names = t.seats.map((s) => (s.kind === "bot" ? `${s.name}` : s.name)).join(" vs ");
     const score = t.summary && t.summary.scores ? ` · ${t.summary.scores.join("–")}` : "";
-    return h("li", {}, h("a", { href: link(t) }, `${names}`), h("span", { class: "muted" }, ` ${OUTCOME_WORDS[t.status] || t.status}${score}`));
+    return h("li", {}, h("a", { href: link(t) }, `${names}`), h("span", { class: "muted" }, ` ${t.preset || t.variant} · ${OUTCOME_WORDS[t.status] || t.status}${score}`));
   });
   return h("section", { class: "card-panel", "data-testid": testid }, h("h2", {}, title),
     rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, empty));

@@ -33,6 +33,12 @@ export async function showReplay(root, tableId) {
     fill(stage, 
       h("p", { class: "prompt" }, describe(step, record.seats)),
       h("p", { class: "muted" }, `Hand ${s.hand_number} · stock ${s.stock_size} · scores ${s.scores.join(" – ")}`),
+      // Rami and Carousel replays show the table's combinations too.
+      s.table && s.table.length ? h("div", { class: "combos replay-table" }, s.table.map((combo, i) => {
+        const cards = Array.isArray(combo) ? combo : combo.cards;
+        return h("div", { class: "combo" }, h("div", { class: "combo-head" }, `#${Array.isArray(combo) ? i + 1 : combo.index}`),
+          h("div", { class: "combo-cards" }, cards.map((c) => cardElement(c, { extraClass: "table-card" }))));
+      })) : null,
       (s.hands || []).map((cards, seat) => h("div", { class: "player-box" },
         h("b", {}, record.seats[seat].name),
         h("div", { class: "hand" }, h("div", { class: "group" }, sortCards(cards, "suit").map((c) => cardElement(c)))))),

@@ -4,10 +4,15 @@ import { api, clear, confirmDialog, fill, getToken, h, playerName, setToken, set
 
 const PROTOCOL_VERSION = 1;
 
-// Each variant's panel is its own module; add Rami and Carousel here when they land.
+// Each variant's panel is its own module.
 const PANELS = {
   gin: () => import("./variants/gin.js"),
+  rami: () => import("./variants/rami.js"),
+  carousel: () => import("./variants/carousel.js"),
 };
+
+// Replies that answer a request by its id (an error answers any of them).
+const REPLY_TYPES = new Set(["ack", "checked", "hint"]);
 
 const ERROR_WORDS = {
   bad_token: "This invite link is not valid for this table.",
@@ -43,10 +48,10 @@ class Connection {
       let message;
       try { message = JSON.parse(event.data); } catch (error) { return; }
       if (message.type === "welcome") { this.retry = 0; this.handlers.state("connected"); }
-      if ((message.type === "ack" || message.type === "error") && message.id != null && this.pending.has(message.id)) {
+      if ((REPLY_TYPES.has(message.type) || message.type === "error") && message.id != null && this.pending.has(message.id)) {
         const { resolve, reject } = this.pending.get(message.id);
         this.pending.delete(message.id);
-        if (message.type === "ack") resolve(message); else reject(message);
+        if (message.type === "error") reject(message); else resolve(message);
       }
       if (message.type === "error" && ["bad_token", "not_found", "unsupported_version"].includes(message.code)) this.fatal = true;
       this.handlers.message(message);
@@ -117,6 +122,11 @@ export function showTable(root, tableId) {
     get info() { return state.info; },
     seatName: (i) => (state.info && state.info.seats[i] ? state.info.seats[i].name : `Seat ${i + 1}`),
     act: (action) => conn.request({ type: "act", action }).catch((error) => { showError(error); throw error; }),
+    // Ask the engine about an action without playing it: {ok, error, ...details}.
+    check: (action) => conn.request({ type: "check", action }),
+    // The solver's advice for this seat.
+    hint: () => conn.request({ type: "hint" }).then((reply) => reply.hint),
+    showError: (error) => showError(error),
     confirm: confirmDialog,
     toast,
     rematch: async () => {

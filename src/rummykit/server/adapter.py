@@ -1,0 +1,253 @@
+"""The interface between the table server and a variant's engine.
+
+The server knows nothing of any rule. For each variant an adapter says which seats,
+presets, rule options and bot levels exist, builds a game from (rules, seats, seed),
+and wraps it in a :class:`Game` that applies JSON actions for a seat, lists the legal
+actions, checks an action without playing it, computes the solver's hint and renders
+views. Every view derives from the engine's ``observation(seat)`` (the one place that
+hides information); a spectator view keeps only what every seat may see. A game is a
+pure function of (rules, seats, seed, actions), so the server persists exactly that and
+rebuilds a table by :meth:`VariantAdapter.replay`.
+
+The adapters themselves are Gin's in :mod:`rummykit.server.variants` (which registers
+them all), :mod:`rummykit.server.rami_adapter` and :mod:`rummykit.server.carousel_adapter`.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, Protocol
+
+from rummykit.core import Event, IllegalActionError, InvalidActionError
+
+__all__ = [
+    "JSON",
+    "Applied",
+    "Game",
+    "RuleOption",
+    "VariantAdapter",
+    "checked",
+    "error_json",
+    "merge_options",
+    "rule_options_of",
+]
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """One rule option as the lobby shows it (a number, a yes/no, a choice or a short
+    text such as ``flat:100``)."""
+
+    name: str
+    kind: Literal["int", "bool", "choice", "text"]
+    default: Any
+    choices: tuple[str, ...] = ()
+
+    def to_json(self) -> JSON:
+        """JSON-ready form for ``GET /api/variants``."""
+        data: JSON = {"name": self.name, "kind": self.kind, "default": self.default}
+        if self.choices:
+            data["choices"] = list(self.choices)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """An accepted action: its normalised JSON (what is persisted) and its events."""
+
+    action: JSON
+    events: list[Event] = field(default_factory=list)
+
+
+class Game(Protocol):
+    """A running game of one variant, as the server drives it."""
+
+    @property
+    def seats(self) -> int:
+        """Number of seats."""
+        ...
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to act, or ``None`` once the game is over."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """True once the whole game (the match) is finished."""
+        ...
+
+    def legal_actions(self) -> list[JSON]:
+        """Legal actions of the seat to act, in JSON form (empty when over)."""
+        ...
+
+    def apply(self, seat: int, action: Mapping[str, Any]) -> Applied:
+        """Apply a JSON action for ``seat``.
+
+        Raises:
+            InvalidActionError: malformed action.
+            IllegalActionError: well formed but not allowed now (code ``not_your_turn``
+                when another seat is to act); the game is unchanged.
+        """
+        ...
+
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may see (``None``: a spectator, public information only)."""
+        ...
+
+    def events_for(self, events: Sequence[Event], seat: int | None) -> list[JSON]:
+        """The events as ``seat`` may see them, JSON-ready."""
+        ...
+
+    def check(self, seat: int, action: Mapping[str, Any]) -> JSON:
+        """Whether ``seat`` may play ``action`` now, without playing it.
+
+        Returns ``{"ok": bool, "error": {"code", "message", "rule"} | None}`` plus what
+        the variant can say about the action (an opening's total against the threshold,
+        the cards a layout lays). Never changes the game.
+
+        Raises:
+            InvalidActionError: malformed action.
+        """
+        ...
+
+    def hint(self, seat: int) -> Callable[[], JSON]:
+        """The solver's advice for ``seat``, as a function to run later.
+
+        The function works on a snapshot taken now (the seat's observation), so the
+        server may run it in another thread while the table plays on.
+        """
+        ...
+
+    def bot_action(self, seat: int, bot: Any) -> JSON:
+        """The action ``bot`` chooses for ``seat`` from that seat's observation."""
+        ...
+
+    def summary(self) -> JSON:
+        """Public scores and, when over, the final result."""
+        ...
+
+    def reveal(self) -> JSON:
+        """The full state, every hand shown (only for finished games' replays)."""
+        ...
+
+
+class VariantAdapter(Protocol):
+    """What the server needs to host one variant."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    presets: Mapping[str, Mapping[str, Any]]
+    bot_levels: tuple[str, ...]
+
+    def rule_options(self) -> list[RuleOption]:
+        """The options a table creator may set."""
+        ...
+
+    def make_rules(self, preset: str, options: Mapping[str, Any]) -> JSON:
+        """Validated, complete rule options: the preset, then ``options`` over it.
+
+        Raises:
+            ValueError: unknown preset or option, or a bad value (readable message).
+        """
+        ...
+
+    def new_game(self, rules: Mapping[str, Any], *, seats: int, seed: int) -> Game:
+        """Deal a new game from a seed."""
+        ...
+
+    def make_bot(self, level: str, rules: Mapping[str, Any], *, seed: int | None) -> Any:
+        """A bot of ``level`` (one of :attr:`bot_levels`)."""
+        ...
+
+    def replay(
+        self,
+        rules: Mapping[str, Any],
+        *,
+        seats: int,
+        seed: int,
+        actions: Iterable[tuple[int, JSON]],
+    ) -> Game:
+        """Rebuild a game from its seed and its ordered ``(seat, action)`` log."""
+        ...
+
+
+def rule_options_of(rules_type: type[Any]) -> list[RuleOption]:
+    """Lobby options read off a frozen rules dataclass (ints, bools, Literals, strings).
+
+    Fields of other types (a union such as ``int | Literal["auto"]``) are left to the
+    adapter, which knows their choices.
+    """
+    hints = typing.get_type_hints(rules_type)
+    defaults = rules_type()
+    options = []
+    for item in fields(rules_type):
+        default = getattr(defaults, item.name)
+        hint = hints[item.name]
+        if typing.get_origin(hint) is Literal:
+            choices = tuple(str(choice) for choice in typing.get_args(hint))
+            options.append(RuleOption(item.name, "choice", default, choices))
+        elif isinstance(default, bool):
+            options.append(RuleOption(item.name, "bool", default))
+        elif isinstance(default, int):
+            options.append(RuleOption(item.name, "int", default))
+        elif isinstance(default, str):
+            options.append(RuleOption(item.name, "text", default))
+    return options
+
+
+def merge_options(
+    variant: str,
+    presets: Mapping[str, Mapping[str, Any]],
+    preset: str,
+    options: Any,
+    option_list: Sequence[RuleOption],
+) -> JSON:
+    """The preset's options with ``options`` over them, choice values coerced.
+
+    The lobby sends every choice as a string; a choice between a word and numbers
+    (Rami's ``decks``: ``auto``, ``2``, ``3``) becomes the number the rules expect.
+    """
+    if preset not in presets:
+        raise ValueError(f"unknown {variant} preset {preset!r}; choose one of {', '.join(presets)}")
+    if not isinstance(options, Mapping):
+        raise ValueError("rule options are a JSON object of name: value")
+    kinds = {option.name: option for option in option_list}
+    merged: JSON = dict(presets[preset])
+    for name, value in options.items():
+        option = kinds.get(name)
+        if (
+            option is not None
+            and option.kind == "choice"
+            and isinstance(value, str)
+            and value.lstrip("-").isdigit()
+        ):
+            value = int(value)
+        merged[name] = value
+    return merged
+
+
+def error_json(error: IllegalActionError | InvalidActionError) -> JSON:
+    """An engine refusal as a check reports it: a stable code and the engine's words."""
+    if isinstance(error, IllegalActionError):
+        return {"code": "illegal_action", "message": str(error), "rule": error.code}
+    return {"code": "invalid_action", "message": str(error), "rule": None}
+
+
+def checked(run: Callable[[], Any], **details: Any) -> JSON:
+    """Run an engine check; ``{"ok": True}`` or ``{"ok": False, "error": ...}``.
+
+    Only the engine's refusals are caught: a malformed action propagates as
+    :class:`InvalidActionError` only when the caller did not parse it first.
+    """
+    try:
+        run()
+    except (IllegalActionError, InvalidActionError) as error:
+        return {"ok": False, "error": error_json(error), **details}
+    return {"ok": True, "error": None, **details}

@@ -1,0 +1,339 @@
+"""The Carousel adapter: a :class:`~rummykit.variants.carousel_game.CarouselGame` per table.
+
+rules/carousel.md. 2-5 seats. A meld submits the complete new table layout (melds in
+card notation, jokers declared: ``JK=5S``); :meth:`CarouselTableGame.check` says whether
+a layout is legal and what it lays before it is played, and :meth:`CarouselTableGame.hint`
+returns the exact solver's best placement. Natural cards are written by face (the two
+copies of a face cannot be told apart in play), so a hand may show ``7H`` twice.
+
+>>> adapter = CarouselAdapter()
+>>> game = adapter.new_game(adapter.make_rules("carousel", {}), seats=3, seed=2)
+>>> seat = game.current_seat
+>>> view = game.view(seat)
+>>> view["draws"], [a["kind"] for a in view["legal_actions"]]
+(1, ['draw'])
+>>> game.check(seat, {"kind": "knock"})["error"]["rule"]
+'turn_not_finished'
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+from rummykit.bots.base import Bot
+from rummykit.bots.carousel_bots import CarouselHeuristicBot, CarouselRandomBot
+from rummykit.cards import format_card, format_cards
+from rummykit.core import Event, IllegalActionError
+from rummykit.server.adapter import (
+    JSON,
+    Applied,
+    RuleOption,
+    checked,
+    merge_options,
+    rule_options_of,
+)
+from rummykit.solvers.arrange import IllegalLayoutError, best_placement, check_layout
+from rummykit.variants.carousel import (
+    CarouselAction,
+    CarouselObservation,
+    CarouselRules,
+    carousel_hand_value,
+)
+from rummykit.variants.carousel_game import CarouselGame
+
+__all__ = ["CAROUSEL_BOTS", "CarouselAdapter", "CarouselTableGame"]
+
+CAROUSEL_BOTS = ("random", "heuristic")
+
+
+def _names(cards: Iterable[int]) -> list[str]:
+    return [format_card(card) for card in cards]
+
+
+class CarouselTableGame:
+    """A Carousel game (rules/carousel.md) behind the server's ``Game`` interface."""
+
+    def __init__(self, game: CarouselGame) -> None:
+        self.game = game
+
+    @property
+    def seats(self) -> int:
+        return self.game.players
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.game.is_over else self.game.current_player
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def legal_actions(self) -> list[JSON]:
+        return [action.to_json() for action in self.game.legal_actions()]
+
+    def _parse_for(self, seat: int, action: Mapping[str, Any]) -> CarouselAction:
+        if self.game.is_over:
+            raise IllegalActionError("the game is over; no more moves", code="game_over")
+        parsed = CarouselAction.from_json(action)
+        current = self.game.current_player
+        if seat != current:
+            raise IllegalActionError(
+                f"seat {seat} cannot {parsed.kind.replace('_', ' ')}: it is seat {current}'s turn",
+                code="not_your_turn",
+                seat=seat,
+            )
+        return parsed
+
+    def apply(self, seat: int, action: Mapping[str, Any]) -> Applied:
+        parsed = self._parse_for(seat, action)
+        events = self.game.apply(parsed)
+        return Applied(parsed.to_json(), events)
+
+    def check(self, seat: int, action: Mapping[str, Any]) -> JSON:
+        parsed = CarouselAction.from_json(action)
+        hand = self.game.hand
+        details: JSON = {}
+
+        def run() -> None:
+            self._parse_for(seat, action)
+            hand.check(parsed)
+            if parsed.kind == "meld" and parsed.layout is not None:
+                # The engine accepted it; the checker says what it lays.
+                try:
+                    laid = check_layout(
+                        hand.table,
+                        parsed.layout,
+                        hand.hands[seat],
+                        rules=hand.rules.meld_rules,
+                        decks=hand.decks,
+                        joker_copy_limit=hand.rules.joker_copy_limit,
+                    )
+                except IllegalLayoutError:  # pragma: no cover - the engine checked it
+                    return
+                details.update(
+                    cards=_names(laid.cards),
+                    value=laid.value,
+                    hand_value_after=carousel_hand_value(laid.remaining, hand.rules),
+                    freed=_names(laid.freed),
+                )
+
+        result = checked(run)
+        result.update(details)
+        return result
+
+    def hint(self, seat: int) -> Callable[[], JSON]:
+        observation = self.game.observation(seat)
+        rules = self.game.rules
+        decks = self.game.hand.decks
+
+        def advise() -> JSON:
+            placement = best_placement(
+                list(observation.table),
+                list(observation.hand),
+                rules=rules.meld_rules,
+                decks=decks,
+                joker_copy_limit=rules.joker_copy_limit,
+                joker_value=rules.joker_value,
+            )
+            if placement is None:
+                return {"placement": None}
+            return {
+                "placement": {
+                    "layout": [format_cards(meld) for meld in placement.layout],
+                    "cards": _names(placement.cards),
+                    "value": placement.value,
+                    "count": placement.count,
+                    "freed": _names(placement.freed),
+                    "hand_value_after": carousel_hand_value(observation.hand, rules)
+                    - placement.value,
+                    "action": CarouselAction.meld(placement.layout).to_json(),
+                }
+            }
+
+        return advise
+
+    def events_for(self, events: Sequence[Event], seat: int | None) -> list[JSON]:
+        return [event.seen_by(seat).to_json() for event in events]
+
+    def bot_action(self, seat: int, bot: Any) -> JSON:
+        if self.game.is_over or seat != self.game.current_player:
+            raise IllegalActionError(f"seat {seat} is not to act", code="not_your_turn")
+        carousel_bot: Bot[CarouselObservation, CarouselAction] = bot
+        chosen = carousel_bot.act(self.game.observation(seat), self.game.legal_actions())
+        return chosen.to_json()
+
+    # -- views ----------------------------------------------------------------------------
+
+    def _score_sheet(self) -> JSON:
+        game = self.game
+        rows = []
+        running = [0] * game.players
+        for number, result in enumerate(game.results, start=1):
+            for seat, points in enumerate(result.points):
+                running[seat] += points
+            rows.append(
+                {
+                    "hand": number,
+                    "reason": result.reason,
+                    "knocker": result.knocker,
+                    "winners": list(result.winners),
+                    "values": list(result.values),
+                    "points": list(result.points),
+                    "running": list(running),
+                }
+            )
+        return {
+            "target": game.rules.target,
+            "rows": rows,
+            "final": None if game.result is None else game.result.to_json(),
+        }
+
+    def _last_result(self) -> JSON | None:
+        game = self.game
+        if not game.results:
+            return None
+        data = game.results[-1].to_json()
+        data.update(
+            hand=len(game.results),
+            hands=[_names(hand) for hand in game.results[-1].hands],
+            table=[_names(meld) for meld in game.finished_hands[-1].table],
+        )
+        return data
+
+    def _common(self, observation: CarouselObservation) -> JSON:
+        game = self.game
+        rules = game.rules
+        return {
+            "variant": "carousel",
+            "phase": observation.phase,
+            "current_player": None if game.is_over else observation.current_player,
+            "dealer": observation.dealer,
+            "hand_number": game.hand_number,
+            "stock_size": observation.stock_size,
+            "discard_pile": [],
+            "draws": observation.draws,
+            "max_draws": rules.max_draws,
+            "melded": observation.melded,
+            "final_lap": observation.final_lap,
+            "table": [_names(meld) for meld in observation.table],
+            "players": [
+                {"seat": seat, "hand_size": size}
+                for seat, size in enumerate(observation.hand_sizes)
+            ],
+            "scores": list(observation.scores),
+            "target": observation.target,
+            "knock_limit": rules.knock_limit,
+            "score_sheet": self._score_sheet(),
+            "last_result": self._last_result(),
+            "last_result_hand": len(game.results),
+            "is_over": game.is_over,
+        }
+
+    def view(self, seat: int | None) -> JSON:
+        if seat is None:
+            return self._spectator_view()
+        observation = self.game.observation(seat)
+        data = self._common(observation)
+        my_turn = not self.game.is_over and observation.current_player == seat
+        data.update(
+            seat=seat,
+            hand=_names(observation.hand),
+            hand_value=carousel_hand_value(observation.hand, self.game.rules),
+            legal_actions=self.legal_actions() if my_turn else [],
+            may_meld=my_turn and self.game.hand.may_meld(),
+        )
+        return data
+
+    def _spectator_view(self) -> JSON:
+        """Public information only: a seat's view without its hand."""
+        data = self._common(self.game.observation(0))
+        data.update(seat=None, legal_actions=[], may_meld=False)
+        return data
+
+    def summary(self) -> JSON:
+        game = self.game
+        return {
+            "scores": list(game.scores),
+            "hand_number": game.hand_number,
+            "result": None if game.result is None else game.result.to_json(),
+        }
+
+    def reveal(self) -> JSON:
+        game = self.game
+        hand = game.hand
+        return {
+            "phase": hand.phase,
+            "current_player": None if game.is_over else hand.current_player,
+            "dealer": hand.dealer,
+            "hand_number": game.hand_number,
+            "hands": [_names(hand.hand_cards(seat)) for seat in range(game.players)],
+            "table": [_names(meld) for meld in hand.table],
+            "discard_pile": [],
+            "stock_size": len(hand.stock),
+            "scores": list(game.scores),
+        }
+
+
+def _carousel_options() -> list[RuleOption]:
+    """Every option of :class:`CarouselRules`; ``decks`` (a number or automatic) is a
+    choice."""
+    known = {option.name: option for option in rule_options_of(CarouselRules)}
+    known["decks"] = RuleOption("decks", "choice", "auto", ("auto", "1", "2", "3"))
+    return [known[item.name] for item in fields(CarouselRules) if item.name in known]
+
+
+class CarouselAdapter:
+    """The Carousel adapter: 2-5 seats, one preset."""
+
+    name = "carousel"
+    title = "Carousel"
+    min_seats = 2
+    max_seats = 5
+    presets: Mapping[str, Mapping[str, Any]] = types.MappingProxyType(
+        {"carousel": types.MappingProxyType({})}
+    )
+    bot_levels: tuple[str, ...] = CAROUSEL_BOTS
+
+    def rule_options(self) -> list[RuleOption]:
+        return _carousel_options()
+
+    def make_rules(self, preset: str, options: Mapping[str, Any]) -> JSON:
+        merged = merge_options("carousel", self.presets, preset, options, self.rule_options())
+        if merged.get("decks") == "auto":
+            merged["decks"] = None  # the rules pick one deck for 2 players, two for 3-5
+        return CarouselRules.from_dict(merged).to_dict()
+
+    def new_game(self, rules: Mapping[str, Any], *, seats: int, seed: int) -> CarouselTableGame:
+        if not self.min_seats <= seats <= self.max_seats:
+            raise ValueError(f"carousel is for 2-5 seats, not {seats}")
+        return CarouselTableGame(
+            CarouselGame(CarouselRules.from_dict(rules), players=seats, seed=seed)
+        )
+
+    def make_bot(
+        self, level: str, rules: Mapping[str, Any], *, seed: int | None
+    ) -> Bot[CarouselObservation, CarouselAction]:
+        parsed = CarouselRules.from_dict(rules)
+        if level == "random":
+            return CarouselRandomBot(seed, rules=parsed)
+        if level == "heuristic":
+            return CarouselHeuristicBot(parsed)
+        raise ValueError(
+            f"unknown carousel bot {level!r}; choose one of {', '.join(CAROUSEL_BOTS)}"
+        )
+
+    def replay(
+        self,
+        rules: Mapping[str, Any],
+        *,
+        seats: int,
+        seed: int,
+        actions: Iterable[tuple[int, JSON]],
+    ) -> CarouselTableGame:
+        game = self.new_game(rules, seats=seats, seed=seed)
+        for seat, action in actions:
+            game.apply(seat, action)
+        return game

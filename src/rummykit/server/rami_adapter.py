@@ -1,0 +1,411 @@
+"""The Rami 51 / Rami 40 adapter: a :class:`~rummykit.variants.rami_game.RamiGame` per table.
+
+rules/rami.md. 2-6 seats, the four presets of :data:`rummykit.variants.rami.PRESETS`.
+Openings, melds, lay-offs and joker swaps are open-ended, so the view of the seat to
+act lists the finite actions (draws, ``end_play``, discards) and, once it has opened,
+every lay-off and joker swap the solver finds (``moves``); :meth:`RamiTableGame.check`
+reports what an opening adds up to against the threshold before it is played, and
+:meth:`RamiTableGame.hint` the solver's best opening or plays.
+
+Cards are physical tokens (``7H``, ``7H@1`` for the second deck's, ``JK@2``) in hands
+and actions, so two copies of a card stay two cards; table combinations are written
+with their jokers' declarations (``JK=6S 7S 8S``).
+
+>>> adapter = RamiAdapter()
+>>> game = adapter.new_game(adapter.make_rules("rami40", {}), seats=3, seed=5)
+>>> view = game.view(game.current_seat)
+>>> view["threshold"], len(view["hand"]), [a["kind"] for a in view["legal_actions"]]
+(40, 13, ['draw_stock', 'take_discard'])
+>>> "hand" in game.view(None)
+False
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+from rummykit.bots.base import Bot
+from rummykit.bots.rami_heuristic import RAMI_BOTS, RamiHeuristicBot, make_rami_bot
+from rummykit.cards import MAX_COPIES, format_card
+from rummykit.core import Event, IllegalActionError
+from rummykit.melds import InvalidMeldError
+from rummykit.server.adapter import (
+    JSON,
+    Applied,
+    RuleOption,
+    checked,
+    merge_options,
+    rule_options_of,
+)
+from rummykit.solvers.rami_layoffs import legal_moves
+from rummykit.solvers.rami_opening import best_melds, best_opening
+from rummykit.variants.rami import (
+    PRESETS,
+    RamiAction,
+    RamiObservation,
+    RamiRoundResult,
+    RamiRules,
+    card_token,
+    hand_value,
+)
+from rummykit.variants.rami_game import RamiGame
+from rummykit.variants.rami_table import Combination, combination_from_cards
+
+__all__ = ["RamiAdapter", "RamiTableGame"]
+
+_DEFAULTS = RamiRules().to_dict()
+
+
+def _tokens(cards: Iterable[int]) -> list[str]:
+    return [card_token(card) for card in cards]
+
+
+def _combination_json(index: int, combo: Combination) -> JSON:
+    """A table combination as the browser numbers and draws it."""
+    return {
+        "index": index,
+        "owner": combo.owner,
+        "kind": combo.kind,
+        "cards": [format_card(card) for card in combo.cards],
+        "value": combo.value,
+        "name": combo.describe(),
+        "has_joker": combo.has_joker,
+    }
+
+
+def _preset_options(rules: RamiRules) -> JSON:
+    """What a preset changes from the reference rules (what the lobby shows)."""
+    return {name: value for name, value in rules.to_dict().items() if _DEFAULTS[name] != value}
+
+
+class RamiTableGame:
+    """A game of Rami (rules/rami.md) behind the server's ``Game`` interface."""
+
+    def __init__(self, game: RamiGame) -> None:
+        self.game = game
+
+    @property
+    def seats(self) -> int:
+        return self.game.players
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.game.is_over else self.game.current_player
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def legal_actions(self) -> list[JSON]:
+        return [action.to_json() for action in self.game.legal_actions()]
+
+    def _parse_for(self, seat: int, action: Mapping[str, Any]) -> RamiAction:
+        """Parse ``action`` and make sure ``seat`` is the one to act."""
+        if self.game.is_over:
+            raise IllegalActionError("the game is over; no more moves", code="game_over")
+        parsed = RamiAction.from_json(action)
+        current = self.game.current_player
+        if seat != current:
+            raise IllegalActionError(
+                f"seat {seat} cannot {parsed.kind.replace('_', ' ')}: it is seat {current}'s turn",
+                code="not_your_turn",
+                seat=seat,
+            )
+        return parsed
+
+    def apply(self, seat: int, action: Mapping[str, Any]) -> Applied:
+        parsed = self._parse_for(seat, action)
+        events = self.game.apply(parsed)
+        # The action as sent is persisted: replaying it resolves card copies the same way.
+        return Applied(parsed.to_json(), events)
+
+    def check(self, seat: int, action: Mapping[str, Any]) -> JSON:
+        parsed = RamiAction.from_json(action)
+        details: JSON = {}
+        if parsed.kind in ("open", "meld") and parsed.combos is not None:
+            details = self._combination_values(seat, parsed.combos, parsed.kind == "open")
+
+        def run() -> None:
+            self._parse_for(seat, action)
+            self.game.check(parsed)
+
+        return checked(run, **details)
+
+    def _combination_values(
+        self, seat: int, combos: Sequence[Sequence[int]], opening: bool
+    ) -> JSON:
+        """Each combination's table value (or why it is no combination), and the total
+        against the opening threshold: the live count of the opening builder."""
+        rules = self.game.rules
+        parts: list[JSON] = []
+        total = 0
+        for cards in combos:
+            part: JSON = {"cards": _tokens(cards)}
+            try:
+                combo = combination_from_cards(cards, seat, shifts=rules.end_joker_shifts)
+            except InvalidMeldError as error:
+                part.update(valid=False, value=0, reason=str(error))
+            else:
+                part.update(
+                    valid=True, value=combo.value, name=combo.describe(), cards=_tokens(cards)
+                )
+                total += combo.value
+            parts.append(part)
+        details: JSON = {"combos": parts, "total": total}
+        if opening:
+            details.update(
+                threshold=rules.opening_threshold,
+                reaches=total >= rules.opening_threshold and all(p["valid"] for p in parts),
+            )
+        return details
+
+    def hint(self, seat: int) -> Callable[[], JSON]:
+        observation = self.game.observation(seat)
+        mine = not self.game.is_over and observation.current_player == seat
+        legal = self.game.legal_actions() if mine else []
+        return lambda: _advice(observation, legal, mine)
+
+    def events_for(self, events: Sequence[Event], seat: int | None) -> list[JSON]:
+        return [event.seen_by(seat).to_json() for event in events]
+
+    def bot_action(self, seat: int, bot: Any) -> JSON:
+        if self.game.is_over or seat != self.game.current_player:
+            raise IllegalActionError(f"seat {seat} is not to act", code="not_your_turn")
+        rami_bot: Bot[RamiObservation, RamiAction] = bot
+        chosen = rami_bot.act(self.game.observation(seat), self.game.legal_actions())
+        return chosen.to_json()
+
+    # -- views ----------------------------------------------------------------------------
+
+    def _score_sheet(self) -> JSON:
+        game = self.game
+        rows = []
+        running = [0] * game.players
+        for number, result in enumerate(game.results, start=1):
+            for seat, penalty in enumerate(result.penalties):
+                running[seat] += penalty
+            rows.append(
+                {
+                    "round": number,
+                    "outcome": result.outcome,
+                    "winners": list(result.winners),
+                    "penalties": list(result.penalties),
+                    "running": list(running),
+                    "rami_sec": result.rami_sec,
+                    "blocked_reason": result.blocked_reason,
+                }
+            )
+        rules = game.rules
+        return {
+            "end_mode": rules.end_mode,
+            "limit": rules.limit,
+            "rounds": rules.rounds,
+            "rows": rows,
+            "final": None if game.result is None else game.result.to_json(),
+        }
+
+    def _last_result(self) -> JSON | None:
+        """The last finished round, revealed: every hand, the final table, the penalties
+        (public once the round is scored)."""
+        game = self.game
+        if not game.results:
+            return None
+        result: RamiRoundResult = game.results[-1]
+        finished = game.finished_rounds[-1]
+        data = result.to_json()
+        data.update(
+            round=len(game.results),
+            hands=[_tokens(hand) for hand in result.hands],
+            table=[_combination_json(i, combo) for i, combo in enumerate(finished.table)],
+        )
+        return data
+
+    def _common(self, observation: RamiObservation) -> JSON:
+        game = self.game
+        rules = game.rules
+        players = [
+            {
+                "seat": seat,
+                "hand_size": observation.hand_sizes[seat],
+                "opened": observation.opened[seat],
+                "known_cards": _tokens(observation.known_cards[seat]),
+                "active": seat in observation.active,
+            }
+            for seat in range(observation.players)
+        ]
+        upcard = observation.upcard
+        return {
+            "variant": "rami",
+            "phase": observation.phase,
+            "current_player": None if game.is_over else observation.current_player,
+            "dealer": observation.dealer,
+            "round_number": game.round_number,
+            "hand_number": game.round_number,
+            "turn": observation.turn,
+            "stock_size": observation.stock_size,
+            "discard_pile": _tokens(observation.discard_pile),
+            "upcard": None if upcard is None else card_token(upcard),
+            "refills": observation.refills,
+            "max_reshuffles": rules.max_reshuffles,
+            "table": [_combination_json(i, combo) for i, combo in enumerate(observation.table)],
+            "players": players,
+            "scores": list(game.totals),
+            "threshold": rules.opening_threshold,
+            "score_sheet": self._score_sheet(),
+            "last_result": self._last_result(),
+            "last_result_hand": len(game.results),
+            "is_over": game.is_over,
+        }
+
+    def view(self, seat: int | None) -> JSON:
+        if seat is None:
+            return self._spectator_view()
+        observation = self.game.observation(seat)
+        data = self._common(observation)
+        rules = self.game.rules
+        my_turn = not self.game.is_over and observation.current_player == seat
+        taken = observation.taken_card
+        opened = observation.opened[seat]
+        moves: list[JSON] = []
+        if (
+            my_turn
+            and observation.phase == "play"
+            and opened
+            and not (observation.opened_this_turn and not rules.play_after_open_same_turn)
+        ):
+            found = legal_moves(observation.hand, observation.table, rules, taken=taken)
+            moves = [move.to_json() for move in found]
+        data.update(
+            seat=seat,
+            hand=_tokens(observation.hand),
+            hand_value=hand_value(observation.hand, rules),
+            taken_card=None if taken is None else card_token(taken),
+            opened=opened,
+            opened_this_turn=observation.opened_this_turn,
+            legal_actions=self.legal_actions() if my_turn else [],
+            moves=moves,
+        )
+        return data
+
+    def _spectator_view(self) -> JSON:
+        """Public information only: an active seat's view without its hand."""
+        observation = self.game.observation(self.game.round.active[0])
+        data = self._common(observation)
+        data.update(seat=None, legal_actions=[], moves=[])
+        return data
+
+    def summary(self) -> JSON:
+        game = self.game
+        return {
+            "scores": list(game.totals),
+            "hand_number": game.round_number,
+            "result": None if game.result is None else game.result.to_json(),
+        }
+
+    def reveal(self) -> JSON:
+        game = self.game
+        rnd = game.round
+        return {
+            "phase": rnd.phase,
+            "current_player": None if game.is_over else rnd.current_player,
+            "dealer": rnd.dealer,
+            "hand_number": game.round_number,
+            "hands": [_tokens(rnd.hand_cards(seat)) for seat in range(game.players)],
+            "table": [_combination_json(i, combo) for i, combo in enumerate(rnd.table)],
+            "discard_pile": _tokens(rnd.discard_pile),
+            "stock_size": len(rnd.stock),
+            "scores": list(game.totals),
+        }
+
+
+def _advice(observation: RamiObservation, legal: Sequence[RamiAction], mine: bool) -> JSON:
+    """The solvers' advice from one observation: the best opening (least penalty left)
+    before opening, the best new combinations and every lay-off or swap after it, and
+    the heuristic bot's next move when the seat is to act."""
+    rules = observation.rules
+    hand = observation.hand
+    taken = observation.taken_card
+    advice: JSON = {"opened": observation.opened[observation.seat]}
+    if not observation.opened[observation.seat]:
+        opening = best_opening(hand, rules, taken=taken)
+        advice["opening"] = (
+            None
+            if opening is None
+            else {
+                "combos": [_tokens(combo) for combo in opening.combos],
+                "value": opening.value,
+                "penalty_left": opening.penalty_left,
+                "exempt": opening.exempt,
+                "action": opening.action().to_json(),
+            }
+        )
+    else:
+        melds = best_melds(hand, rules, taken=taken)
+        advice["melds"] = [] if melds is None else [_tokens(combo) for combo in melds.combos]
+        advice["moves"] = [
+            move.to_json() for move in legal_moves(hand, observation.table, rules, taken=taken)
+        ]
+    if mine and legal:
+        suggestion = RamiHeuristicBot(rules).act(observation, legal)
+        advice["suggestion"] = {"action": suggestion.to_json(), "text": str(suggestion)}
+    return advice
+
+
+def _rami_options() -> list[RuleOption]:
+    """Every option of :class:`RamiRules`; ``decks`` and ``jokers`` (a number or a word)
+    become choices."""
+    known = {option.name: option for option in rule_options_of(RamiRules)}
+    known["decks"] = RuleOption("decks", "choice", "auto", ("auto", "1", "2", "3"))
+    known["jokers"] = RuleOption(
+        "jokers", "choice", "4", ("per_deck", *(str(n) for n in range(MAX_COPIES)))
+    )
+    return [known[item.name] for item in fields(RamiRules) if item.name in known]
+
+
+class RamiAdapter:
+    """The Rami adapter: 2-6 seats, presets rami51, rami40, rami51-house, rami40-house."""
+
+    name = "rami"
+    title = "Rami 51 / Rami 40"
+    min_seats = 2
+    max_seats = 6
+    presets: Mapping[str, Mapping[str, Any]] = types.MappingProxyType(
+        {name: types.MappingProxyType(_preset_options(rules)) for name, rules in PRESETS.items()}
+    )
+    bot_levels: tuple[str, ...] = RAMI_BOTS
+
+    def rule_options(self) -> list[RuleOption]:
+        return _rami_options()
+
+    def make_rules(self, preset: str, options: Mapping[str, Any]) -> JSON:
+        merged = merge_options("rami", self.presets, preset, options, self.rule_options())
+        return RamiRules.from_dict(merged).to_dict()
+
+    def new_game(self, rules: Mapping[str, Any], *, seats: int, seed: int) -> RamiTableGame:
+        if not self.min_seats <= seats <= self.max_seats:
+            raise ValueError(f"rami is for 2-6 seats, not {seats}")
+        return RamiTableGame(RamiGame(RamiRules.from_dict(rules), players=seats, seed=seed))
+
+    def make_bot(
+        self, level: str, rules: Mapping[str, Any], *, seed: int | None
+    ) -> Bot[RamiObservation, RamiAction]:
+        bot: Bot[RamiObservation, RamiAction] = make_rami_bot(
+            level, seed=seed, rules=RamiRules.from_dict(rules)
+        )
+        return bot
+
+    def replay(
+        self,
+        rules: Mapping[str, Any],
+        *,
+        seats: int,
+        seed: int,
+        actions: Iterable[tuple[int, JSON]],
+    ) -> RamiTableGame:
+        game = self.new_game(rules, seats=seats, seed=seed)
+        for seat, action in actions:
+            game.apply(seat, action)
+        return game

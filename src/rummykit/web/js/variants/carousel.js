@@ -1,0 +1,504 @@
+// The Carousel panel: a rearrangement editor of the whole table. Move table and hand
+// cards between melds (pick, then "Move here", or drag), start a new meld, declare a
+// joker's card, reset the turn, or load the solver's best placement (hint); the server
+// checks the edited layout live and says in words what is wrong. Draw, meld, knock and
+// end the turn; the score sheet and the end-of-hand reveal. Every rule is the server's.
+import { RANK_NAMES, SUIT_NAMES, cardElement, declaredOf, faceOf, isJoker, rankIndex, sortCards, suitIndex } from "../cards.js";
+import { clear, fill, h } from "../api.js";
+import { bubble, busyWhile, dragCard, fly, opponentsRow } from "./common.js";
+
+const REASON_WORDS = { knock: "knocks", went_out: "goes out", stock_exhausted: "the stock ran out" };
+const RANKS = "A23456789TJQK";
+const SUITS = "SCDH";
+
+export function createPanel(root, ctx) {
+  return new CarouselPanel(root, ctx);
+}
+
+/** The face a card stands for: its own, or a joker's declaration (display order only). */
+function shownFace(card) { return isJoker(card) ? declaredOf(card) : faceOf(card); }
+
+function meldOrder(cards) {
+  // Display order only (the server takes a meld in any order): by rank, then suit; an
+  // ace goes after a king when the meld has a king and no two; an undeclared joker last.
+  const faces = cards.map((i) => shownFace(i.card)).filter(Boolean);
+  const aceHigh = faces.some((f) => f.startsWith("K")) && !faces.some((f) => f.startsWith("2"));
+  const rank = (f) => (aceHigh && f.startsWith("A") ? 13 : rankIndex(f));
+  return [...cards].sort((a, b) => {
+    const fa = shownFace(a.card);
+    const fb = shownFace(b.card);
+    if (!fa || !fb) return fa ? -1 : fb ? 1 : 0;
+    return rank(fa) - rank(fb) || suitIndex(fa) - suitIndex(fb);
+  });
+}
+
+/** A meld's cards as one string in display order (to compare layouts). */
+function meldText(cards) { return meldOrder(cards.map((card) => ({ card }))).map((i) => i.card).join(" "); }
+
+class CarouselPanel {
+  constructor(root, ctx) {
+    this.ctx = ctx;
+    this.view = null;
+    this.info = null;
+    this.work = { melds: [], hand: [] };
+    this.picked = new Set();
+    this.nextKey = 1;
+    this.check = null;
+    this.checkNumber = 0;
+    this.busy = false;
+    this.seenKey = `rummykit:carousel:seen:${ctx.tableId}`;
+    this.opponentsEl = h("section", { class: "opponents", "data-testid": "opponents" });
+    this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": "stock" });
+    this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
+    this.drawInfoEl = h("p", { class: "draw-info", "data-testid": "draw-info" });
+    this.adviceEl = h("p", { class: "advice", "data-testid": "advice" });
+    this.meldsEl = h("section", { class: "melds", "data-testid": "carousel-table", "aria-label": "the table's melds" });
+    this.statusEl = h("p", { class: "layout-status", "data-testid": "layout-status" });
+    this.toolbarEl = h("div", { class: "hand-toolbar" });
+    this.handEl = h("div", { class: "hand", "data-testid": "hand", "data-zone": "hand" });
+    this.actionsEl = h("div", { class: "hand-actions", "data-testid": "actions" });
+    this.sheetEl = h("aside", { class: "score-sheet card-panel", "data-testid": "score-sheet" });
+    this.el = h("div", { class: "carousel-table variant-table" },
+      h("div", { class: "felt" },
+        this.opponentsEl,
+        h("div", { class: "center-row" },
+          h("div", { class: "piles" }, this.stockEl),
+          h("div", { class: "center-text" }, this.promptEl, this.drawInfoEl, this.adviceEl)),
+        this.meldsEl,
+        this.statusEl,
+        h("section", { class: "player-box me" }, this.toolbarEl, this.handEl, this.actionsEl)),
+      this.sheetEl);
+    root.appendChild(this.el);
+    this.stockEl.addEventListener("click", () => this.onStock());
+    this.el.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+  }
+
+  // -- entry points from the table shell ------------------------------------------------
+
+  snapshot(view, info) {
+    this.view = view;
+    this.info = info;
+    this.resetWork();
+    this.render();
+    this.maybeReveal();
+  }
+
+  async update(message, info) {
+    const before = this.view;
+    this.view = message.view;
+    this.info = info;
+    // A draw only adds to the hand: keep the edits in progress. Anything else resets.
+    const sameTable = before && JSON.stringify(before.table) === JSON.stringify(this.view.table)
+      && before.hand_number === this.view.hand_number && this.myTurn;
+    if (sameTable) this.refreshHand(); else this.resetWork();
+    if (message.actor === this.ctx.seat || !sameTable) this.adviceEl.textContent = "";
+    this.render();
+    if (message.actor !== this.ctx.seat) await this.animate(message.events, message.actor);
+    if (this.view.last_result_hand > (before ? before.last_result_hand : 0)) this.maybeReveal();
+  }
+
+  // -- helpers ----------------------------------------------------------------------------
+
+  get mySeat() { return this.ctx.seat; }
+  get myTurn() { const v = this.view; return v && !v.is_over && this.mySeat != null && v.current_player === this.mySeat; }
+  legal(kind) { return (this.view.legal_actions || []).find((a) => a.kind === kind); }
+  name(seat) { return this.ctx.seatName(seat); }
+  isBot(seat) { return this.info && this.info.seats[seat] && this.info.seats[seat].kind === "bot"; }
+  send(action) { return busyWhile(this, () => this.ctx.act(action)); }
+  item(card, origin) { const key = `k${this.nextKey++}`; return { key, card, origin }; }
+
+  resetWork() {
+    const v = this.view;
+    this.work = {
+      melds: v.table.map((meld) => meld.map((c) => this.item(c, "table"))),
+      hand: (v.hand || []).map((c) => this.item(c, "hand")),
+    };
+    this.picked.clear();
+    this.check = null;
+  }
+
+  /** After a draw: the hand cards not placed in the editor, the new card included. */
+  refreshHand() {
+    const placed = this.work.melds.flat().filter((i) => i.origin === "hand").map((i) => (isJoker(i.card) ? "JK" : i.card));
+    const left = [...(this.view.hand || [])];
+    for (const card of placed) { const at = left.indexOf(card); if (at >= 0) left.splice(at, 1); }
+    const keep = [];
+    for (const item of this.work.hand) { const at = left.indexOf(item.card); if (at >= 0) { left.splice(at, 1); keep.push(item); } }
+    this.work.hand = [...keep, ...left.map((c) => this.item(c, "hand"))];
+    for (const key of [...this.picked]) if (!this.find(key)) this.picked.delete(key);
+  }
+
+  layout() { return this.work.melds.filter((m) => m.length).map((m) => meldOrder(m).map((i) => i.card).join(" ")); }
+  edited() { return JSON.stringify(this.layout()) !== JSON.stringify(this.view.table.map(meldText)); }
+
+  find(key) {
+    for (let m = 0; m < this.work.melds.length; m += 1) {
+      const at = this.work.melds[m].findIndex((i) => i.key === key);
+      if (at >= 0) return { list: this.work.melds[m], at, meld: m };
+    }
+    const at = this.work.hand.findIndex((i) => i.key === key);
+    return at >= 0 ? { list: this.work.hand, at, meld: null } : null;
+  }
+
+  // -- rendering --------------------------------------------------------------------------
+
+  render() {
+    const v = this.view;
+    if (!v) return;
+    fill(this.opponentsEl, ...opponentsRow(v, this.ctx, {
+      bottom: this.mySeat == null ? 0 : this.mySeat, isBot: (s) => this.isBot(s),
+    }));
+    fill(this.stockEl,
+      v.stock_size > 0 ? cardElement(null) : h("div", { class: "card empty" }, h("span", {}, "empty")),
+      h("span", { class: "pile-count", "data-testid": "stock-count" }, `${v.stock_size}`));
+    this.stockEl.classList.toggle("clickable", this.myTurn && Boolean(this.legal("draw")));
+    this.renderPrompt();
+    this.renderEditor();
+    this.renderSheet();
+    this.el.dataset.myTurn = String(this.myTurn);
+    this.el.dataset.hand = String(v.hand_number);
+    this.el.dataset.draws = String(v.draws);
+    this.el.dataset.melded = String(v.melded);
+  }
+
+  renderPrompt() {
+    const v = this.view;
+    let text;
+    if (v.is_over) text = "The game is over.";
+    else if (!this.myTurn) text = `${this.name(v.current_player)} ${this.isBot(v.current_player) ? "is thinking…" : "to play."}`;
+    else if (v.final_lap) text = "Final lap: no more draws. Meld if you can, then end your turn.";
+    else if (v.melded) text = "Melded. Rearrange and meld again, or end your turn (knock at 5 or less).";
+    else if (v.may_meld) text = "Rearrange the table with your cards and meld, or draw again.";
+    else text = "No more melding after the last draw: end your turn.";
+    this.promptEl.textContent = text;
+    this.drawInfoEl.textContent = v.is_over ? "" : `Draws this turn: ${v.draws} of ${v.max_draws}${v.final_lap ? " · final lap" : ""} · hand ${v.hand_number} · game to ${v.target}`;
+  }
+
+  renderEditor() {
+    const v = this.view;
+    const mine = this.myTurn;
+    const movable = mine && this.picked.size > 0;
+    const card = (item) => {
+      const el = cardElement(item.card, {
+        extraClass: ["table-card", item.origin === "hand" ? "from-hand" : "", this.picked.has(item.key) ? "picked" : ""].join(" "),
+      });
+      el.dataset.key = item.key;
+      return el;
+    };
+    const original = v.table.map(meldText);
+    const melds = this.work.melds.map((meld, index) => {
+      if (!meld.length) return null;
+      const text = meldOrder(meld).map((i) => i.card).join(" ");
+      return h("div", {
+        class: `meld ${original[index] === text ? "" : "changed"}`, "data-meld": index, "data-testid": `meld-${index}`,
+      },
+        h("div", { class: "combo-head" }, h("b", {}, `#${index + 1}`),
+          movable ? h("button", { type: "button", class: "chip move-here", "data-testid": `move-to-${index}`, onclick: () => this.moveTo(index) }, "Move here") : null),
+        h("div", { class: "combo-cards" }, meldOrder(meld).map(card)));
+    });
+    fill(this.meldsEl,
+      melds.some(Boolean) ? melds : h("p", { class: "muted empty-table" }, "The table is empty."),
+      mine && v.may_meld ? h("div", {
+        class: "meld new-meld", "data-meld": "new", "data-testid": "new-meld", role: "button", tabindex: 0,
+        onclick: () => (this.picked.size ? this.moveTo("new") : this.ctx.toast("Pick cards first (click them), then click here to start a new meld.", "info")),
+        onkeydown: (event) => { if (event.key === "Enter" && this.picked.size) this.moveTo("new"); },
+      }, this.picked.size ? "New meld with the picked cards" : "+ New meld") : null);
+    this.renderStatus();
+    // The hand (what is left of it in the editor).
+    if (this.mySeat == null) {
+      fill(this.toolbarEl, h("b", {}, "Watching"));
+      fill(this.handEl, h("p", { class: "muted" }, "Spectators see the table, never a hand."));
+      clear(this.actionsEl);
+      return;
+    }
+    const pickedFromHand = [...this.picked].some((key) => { const f = this.find(key); return f && f.meld !== null && f.list[f.at].origin === "hand"; });
+    fill(this.toolbarEl,
+      h("div", { class: "hand-info" }, h("b", {}, "Your hand"),
+        h("span", { class: "muted", "data-testid": "hand-value" }, this.edited()
+          ? ` ${this.work.hand.length} of ${v.hand.length} cards left after this meld`
+          : ` ${v.hand.length} card${v.hand.length === 1 ? "" : "s"} · value ${v.hand_value} (knock at ${v.knock_limit} or less)`)),
+      pickedFromHand ? h("button", { type: "button", class: "chip", "data-testid": "back-to-hand", onclick: () => this.moveTo("hand") }, "Back to hand") : null);
+    // The hand grouped by suit (display only), each card keeping its editor key.
+    const pool = [...this.work.hand];
+    const ordered = sortCards(pool.map((i) => i.card), "suit").map((c) => pool.splice(pool.findIndex((i) => i.card === c), 1)[0]);
+    const groups = [];
+    for (const item of ordered) {
+      const suit = isJoker(item.card) ? "JK" : item.card.slice(-1);
+      if (!groups.length || groups[groups.length - 1].suit !== suit) groups.push({ suit, items: [] });
+      groups[groups.length - 1].items.push(item);
+    }
+    fill(this.handEl, groups.map((g) => h("div", { class: "group" }, g.items.map((item) => {
+      const el = cardElement(item.card, { extraClass: this.picked.has(item.key) ? "selected" : "" });
+      el.dataset.key = item.key;
+      return el;
+    }))));
+    this.renderActions();
+  }
+
+  renderStatus() {
+    const check = this.check;
+    const el = this.statusEl;
+    el.className = "layout-status";
+    if (!this.myTurn || !this.edited()) {
+      el.textContent = this.myTurn && this.view.may_meld ? "Pick cards and move them to build the new table." : "";
+      el.dataset.ok = "";
+      return;
+    }
+    if (!check) { el.textContent = "Checking the layout…"; el.dataset.ok = ""; return; }
+    el.dataset.ok = String(Boolean(check.ok));
+    if (check.ok) {
+      el.classList.add("ok");
+      el.textContent = `Legal: lays ${check.cards.join(" ")} (value ${check.value}); your hand would be worth ${check.hand_value_after}.`;
+    } else {
+      el.classList.add("bad");
+      el.textContent = check.error ? check.error.message.replace(/^seat \d+: /, "") : "This layout is not legal.";
+    }
+  }
+
+  renderActions() {
+    const v = this.view;
+    clear(this.actionsEl);
+    if (!this.myTurn) return;
+    const picked = [...this.picked].map((key) => this.find(key)).filter(Boolean).map((f) => f.list[f.at]);
+    const buttons = [];
+    if (v.may_meld) {
+      const ready = this.edited() && this.check && this.check.ok;
+      buttons.push(h("button", { class: "primary", "data-testid": "meld", disabled: !ready || this.busy, onclick: () => this.meld() }, "Meld"));
+    }
+    if (this.legal("draw")) buttons.push(h("button", { class: "secondary", "data-testid": "draw", disabled: this.busy, onclick: () => this.send(this.legal("draw")) }, `Draw (${v.draws + 1} of ${v.max_draws})`));
+    if (picked.length === 1 && isJoker(picked[0].card)) {
+      buttons.push(h("button", { class: "secondary", "data-testid": "declare", onclick: () => this.declare(picked[0]) }, "Declare joker…"));
+    }
+    if (this.edited() || this.picked.size) buttons.push(h("button", { class: "secondary", "data-testid": "reset", onclick: () => { this.resetWork(); this.render(); } }, "Reset turn"));
+    if (v.may_meld) buttons.push(h("button", { class: "secondary", "data-testid": "hint", disabled: this.busy, onclick: () => this.askHint() }, "Hint"));
+    if (this.legal("knock")) buttons.push(h("button", { class: "primary gin", "data-testid": "knock", disabled: this.busy, onclick: () => this.knock() }, `Knock (${v.hand_value})`));
+    if (this.legal("end_turn")) buttons.push(h("button", { class: "secondary", "data-testid": "end-turn", disabled: this.busy, onclick: () => this.send(this.legal("end_turn")) }, "End turn"));
+    this.actionsEl.append(...buttons);
+  }
+
+  renderSheet() {
+    const v = this.view;
+    const sheet = v.score_sheet;
+    const seats = v.players.map((p) => p.seat);
+    const final = sheet.final;
+    fill(this.sheetEl,
+      h("h3", {}, "Score sheet ", h("small", { class: "muted" }, `(game to ${sheet.target})`)),
+      h("table", {},
+        h("thead", {}, h("tr", {}, h("th", {}, "Hand"), seats.map((s) => h("th", { class: "num" }, this.name(s))))),
+        h("tbody", {},
+          sheet.rows.map((row) => h("tr", {},
+            h("td", {}, `${row.hand}`, h("small", { class: "muted" }, ` ${row.reason.replace("_", " ")}`)),
+            seats.map((s) => h("td", { class: `num ${row.winners.includes(s) ? "winner" : ""}` }, row.points[s] ? `+${row.points[s]}` : "")))),
+          h("tr", { class: "total" }, h("td", {}, "Score"), seats.map((s) => h("td", { class: "num", "data-testid": `total-${s}` }, `${v.scores[s]}`))),
+          final ? [
+            h("tr", {}, h("td", {}, "Game bonus"), seats.map((s) => h("td", { class: "num" }, `${final.game_bonus[s]}`))),
+            h("tr", {}, h("td", {}, "Round bonus"), seats.map((s) => h("td", { class: "num" }, `${final.round_bonus[s]}`))),
+            h("tr", { class: "total" }, h("td", {}, "Total"), seats.map((s) => h("td", { class: "num" }, `${final.totals[s]}`))),
+          ] : null)),
+      final ? h("p", { class: "final-line" }, `Winner: ${final.winners.map((s) => this.name(s)).join(", ")}`) : null);
+  }
+
+  // -- editing ------------------------------------------------------------------------------
+
+  toggle(key) {
+    if (!this.myTurn || !this.view.may_meld) return;
+    if (this.picked.has(key)) this.picked.delete(key); else this.picked.add(key);
+    this.renderEditor();
+  }
+
+  async moveTo(target, keys = [...this.picked]) {
+    const items = [];
+    for (const key of keys) {
+      const found = this.find(key);
+      if (!found) continue;
+      const item = found.list[found.at];
+      if (target === "hand" && item.origin !== "hand") continue; // a table card is not ours to take
+      found.list.splice(found.at, 1);
+      items.push(item);
+    }
+    if (!items.length) { this.picked.clear(); this.renderEditor(); return; }
+    let list;
+    if (target === "hand") list = this.work.hand;
+    else if (target === "new") { list = []; this.work.melds.push(list); }
+    else list = this.work.melds[target];
+    for (const item of items) {
+      if (target === "hand" && isJoker(item.card)) item.card = "JK";
+      list.push(item);
+    }
+    this.picked.clear();
+    this.work.melds = this.work.melds.filter((m, i) => m.length || i < this.view.table.length);
+    // A joker from the hand needs the card it stands for before the layout can be checked.
+    for (const item of items) {
+      if (target !== "hand" && item.card === "JK") await this.declare(item);
+    }
+    this.afterEdit();
+  }
+
+  async declare(item) {
+    const current = declaredOf(item.card);
+    const rank = h("select", { "data-testid": "declare-rank", "aria-label": "rank" },
+      [...RANKS].map((r) => h("option", { value: r, selected: current ? current[0] === r : r === "A" }, RANK_NAMES[r] || r)));
+    const suit = h("select", { "data-testid": "declare-suit", "aria-label": "suit" },
+      [...SUITS].map((s) => h("option", { value: s, selected: current ? current[1] === s : s === "S" }, SUIT_NAMES[s])));
+    const answer = await new Promise((resolve) => {
+      const close = (value) => { overlay.remove(); resolve(value); };
+      const overlay = h("div", { class: "overlay", "data-testid": "declare-dialog" },
+        h("div", { class: "dialog", role: "dialog", "aria-modal": "true" },
+          h("p", { class: "dialog-text" }, "Which card does the joker stand for?"),
+          h("div", { class: "declare-row" }, rank, h("span", {}, "of"), suit),
+          h("div", { class: "dialog-buttons" },
+            h("button", { class: "secondary", onclick: () => close(null) }, "Cancel"),
+            h("button", { class: "primary", "data-testid": "declare-ok", onclick: () => close(`${rank.value}${suit.value}`) }, "Declare"))));
+      document.body.appendChild(overlay);
+    });
+    if (answer) item.card = `JK=${answer}`;
+    this.afterEdit();
+  }
+
+  afterEdit() {
+    this.check = null;
+    this.renderEditor();
+    this.refreshCheck();
+  }
+
+  async refreshCheck() {
+    if (!this.myTurn || !this.edited()) return;
+    const layout = this.layout();
+    if (layout.some((m) => m.split(" ").includes("JK"))) {
+      this.check = { ok: false, error: { message: "Declare the card each joker stands for (pick it, then Declare joker…)." }, forKey: JSON.stringify(layout) };
+      this.renderStatus();
+      this.renderActions();
+      return;
+    }
+    const number = ++this.checkNumber;
+    let reply;
+    try {
+      reply = await this.ctx.check({ kind: "meld", layout });
+    } catch (error) {
+      reply = { ok: false, error };
+    }
+    if (number !== this.checkNumber || JSON.stringify(this.layout()) !== JSON.stringify(layout)) return;
+    this.check = reply;
+    this.renderStatus();
+    this.renderActions();
+  }
+
+  async meld() {
+    const layout = this.layout();
+    await this.send({ kind: "meld", layout });
+  }
+
+  async knock() {
+    const action = this.legal("knock");
+    if (action && await this.ctx.confirm(`Knock with a hand worth ${this.view.hand_value}? The hand ends now.`, { yes: "Knock" })) this.send(action);
+  }
+
+  onStock() {
+    if (!this.myTurn) return;
+    const draw = this.legal("draw");
+    if (draw) this.send(draw);
+    else this.ctx.toast(this.view.final_lap ? "No draws in the final lap." : "No more draws this turn.", "info");
+  }
+
+  async askHint() {
+    const advice = await busyWhile(this, () => this.ctx.hint());
+    if (!advice) return;
+    const placement = advice.placement;
+    if (!placement) {
+      this.adviceEl.textContent = "The solver finds no card of your hand that can be laid now: draw or end your turn.";
+      return;
+    }
+    // Load the solver's layout into the editor; the cards it adds come from the hand.
+    const tableLeft = this.view.table.flat().map((c) => (isJoker(c) ? "JK" : c));
+    const handLeft = [...(this.view.hand || [])];
+    for (const c of placement.cards) { const at = handLeft.indexOf(c); if (at >= 0) handLeft.splice(at, 1); }
+    this.work = {
+      melds: placement.layout.map((meld) => meld.split(" ").map((c) => {
+        const at = tableLeft.indexOf(isJoker(c) ? "JK" : c);
+        if (at >= 0) { tableLeft.splice(at, 1); return this.item(c, "table"); }
+        return this.item(c, "hand");
+      })),
+      hand: handLeft.map((c) => this.item(c, "hand")),
+    };
+    this.picked.clear();
+    this.adviceEl.textContent = `Best placement: lay ${placement.cards.join(" ")} (value ${placement.value}). Press Meld to play it.`;
+    this.afterEdit();
+  }
+
+  // -- drag and drop ------------------------------------------------------------------------
+
+  onPointerDown(event) {
+    const cardEl = event.target.closest(".card[data-key]");
+    if (!cardEl || event.button > 0 || this.mySeat == null) return;
+    const key = cardEl.dataset.key;
+    const zone = (target) => {
+      if (!target || !this.myTurn) return null;
+      return target.closest(".meld[data-meld]") || target.closest("[data-zone=hand]");
+    };
+    dragCard(event, cardEl, {
+      onClick: () => this.toggle(key),
+      highlight: zone,
+      onDrop: (target) => {
+        const into = zone(target);
+        if (!into || !this.view.may_meld) return;
+        const where = into.dataset.zone === "hand" ? "hand" : into.dataset.meld === "new" ? "new" : Number(into.dataset.meld);
+        const keys = this.picked.has(key) ? [...this.picked] : [key];
+        this.moveTo(where, keys);
+      },
+    });
+  }
+
+  // -- the other players' moves -----------------------------------------------------------
+
+  async animate(events, actor) {
+    const chip = this.opponentsEl.querySelector(`.opponent-chip[data-seat="${actor}"]`);
+    for (const event of events) {
+      if (event.seat !== actor || event.seat === this.mySeat) continue;
+      if (event.kind === "draw") await fly(this.stockEl, chip, null);
+      else if (event.kind === "meld") {
+        const laid = (event.detail.from_hand || "").split(" ").filter(Boolean).length;
+        bubble(chip, `Melds ${laid} card${laid === 1 ? "" : "s"}`);
+        this.meldsEl.querySelectorAll(".meld").forEach((el) => { el.classList.add("fresh"); setTimeout(() => el.classList.remove("fresh"), 1200); });
+      } else if (event.kind === "knock") bubble(chip, "Knock!");
+      else if (event.kind === "went_out") bubble(chip, "Out!");
+    }
+  }
+
+  // -- end of a hand ------------------------------------------------------------------------
+
+  maybeReveal() {
+    const v = this.view;
+    const seen = Number(localStorage.getItem(this.seenKey) || 0);
+    if (!v.last_result || v.last_result_hand <= seen) return;
+    this.showReveal(v.last_result);
+  }
+
+  showReveal(result) {
+    document.querySelectorAll(".overlay.reveal").forEach((el) => el.remove());
+    const v = this.view;
+    const name = (s) => this.name(s);
+    const who = result.knocker == null ? "No knock: the stock ran out." : `${name(result.knocker)} ${REASON_WORDS[result.reason]}.`;
+    const title = `${who} ${result.winners.map(name).join(" and ")} win${result.winners.length === 1 ? "s" : ""} the hand.`;
+    const final = v.is_over ? v.score_sheet.final : null;
+    const close = () => { localStorage.setItem(this.seenKey, String(result.hand)); overlay.remove(); };
+    const overlay = h("div", { class: "overlay reveal", "data-testid": "reveal", "data-outcome": result.reason },
+      h("div", { class: "dialog wide" },
+        h("p", { class: "muted" }, `Hand ${result.hand}`),
+        h("h2", { "data-testid": "reveal-title" }, title),
+        h("table", { class: "reveal-table" },
+          h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards left"), h("th", { class: "num" }, "Value"), h("th", { class: "num" }, "Points"))),
+          h("tbody", {}, result.hands.map((cards, seat) => h("tr", { class: result.winners.includes(seat) ? "winner" : "" },
+            h("td", {}, name(seat), seat === result.knocker ? h("small", { class: "muted" }, result.reason === "went_out" ? " (went out)" : " (knocked)") : null),
+            h("td", {}, h("div", { class: "reveal-cards" }, sortCards(cards, "suit").map((c) => cardElement(c, { extraClass: "table-card" })))),
+            h("td", { class: "num" }, `${result.values[seat]}`),
+            h("td", { class: "num" }, result.points[seat] ? `+${result.points[seat]}` : "0"))))),
+        h("p", { class: "scores" }, `Scores: ${v.scores.map((s, i) => `${name(i)} ${s}`).join(" · ")}`),
+        final ? h("div", { class: "final", "data-testid": "final" },
+          h("h3", {}, `${final.winners.map(name).join(" and ")} win${final.winners.length === 1 ? "s" : ""} the game!`),
+          h("p", {}, `Totals with bonuses: ${final.totals.map((t, s) => `${name(s)} ${t}`).join(" · ")}`)) : null,
+        h("div", { class: "dialog-buttons" },
+          final && this.mySeat != null ? h("button", { class: "secondary", "data-testid": "reveal-rematch", onclick: () => { close(); this.ctx.rematch(); } }, "Rematch") : null,
+          h("button", { class: "primary", "data-testid": "reveal-close", onclick: close }, final ? "Close" : "Next hand"))));
+    document.body.appendChild(overlay);
+  }
+}

@@ -1,0 +1,598 @@
+// The Rami 51 / Rami 40 panel: the table's combinations numbered with their owner (from
+// 0, as the engine and its messages number them, like the terminal game), the
+// hand (select cards to build combinations), an opening builder whose total the server
+// checks live against the threshold, lay-offs and joker swaps by click or drag onto a
+// combination, discards by click or drag onto the pile, hints, the score sheet and the
+// end-of-round reveal. Every rule is the server's: this module sends actions (or asks
+// the server to check one) and shows what comes back.
+import { cardElement, faceOf, isJoker, sortCards } from "../cards.js";
+import { clear, fill, h } from "../api.js";
+import { bubble, busyWhile, chooseDialog, dragCard, fly, opponentsRow } from "./common.js";
+
+const OUTCOME_WORDS = { out: "went out", blocked: "blocked" };
+
+export function createPanel(root, ctx) {
+  return new RamiPanel(root, ctx);
+}
+
+function splitCards(text) { return Array.isArray(text) ? text : (text ? text.split(" ").filter(Boolean) : []); }
+
+class RamiPanel {
+  constructor(root, ctx) {
+    this.ctx = ctx;
+    this.view = null;
+    this.info = null;
+    this.selected = new Set();
+    this.staged = [];
+    this.sortMode = localStorage.getItem("rummykit:rami:sort") || "suit";
+    this.check = null;
+    this.checkNumber = 0;
+    this.advice = null;
+    this.busy = false;
+    this.seenKey = `rummykit:rami:seen:${ctx.tableId}`;
+    this.opponentsEl = h("section", { class: "opponents", "data-testid": "opponents" });
+    this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": "stock" });
+    this.discardEl = h("button", { class: "pile discard", "data-testid": "discard-pile", type: "button", "aria-label": "discard pile" });
+    this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
+    this.tableEl = h("section", { class: "combos", "data-testid": "rami-table", "aria-label": "combinations on the table" });
+    this.builderEl = h("div", { class: "builder", "data-testid": "builder" });
+    this.toolbarEl = h("div", { class: "hand-toolbar" });
+    this.handEl = h("div", { class: "hand", "data-testid": "hand" });
+    this.actionsEl = h("div", { class: "hand-actions", "data-testid": "actions" });
+    this.adviceEl = h("p", { class: "advice", "data-testid": "advice" });
+    this.sheetEl = h("aside", { class: "score-sheet card-panel", "data-testid": "score-sheet" });
+    this.el = h("div", { class: "rami-table variant-table" },
+      h("div", { class: "felt" },
+        this.opponentsEl,
+        h("div", { class: "center-row" },
+          h("div", { class: "piles" }, this.stockEl, this.discardEl),
+          h("div", { class: "center-text" }, this.promptEl, this.adviceEl)),
+        this.tableEl,
+        h("section", { class: "player-box me" }, this.builderEl, this.toolbarEl, this.handEl, this.actionsEl)),
+      this.sheetEl);
+    root.appendChild(this.el);
+    this.stockEl.addEventListener("click", () => this.onStock());
+    this.discardEl.addEventListener("click", () => this.onDiscardPile());
+    this.handEl.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+    this.tableEl.addEventListener("click", (event) => {
+      const combo = event.target.closest(".combo[data-index]");
+      if (combo) this.onCombination(Number(combo.dataset.index));
+    });
+    this.tableEl.addEventListener("keydown", (event) => {
+      const combo = event.target.closest(".combo[data-index]");
+      if (combo && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); this.onCombination(Number(combo.dataset.index)); }
+    });
+  }
+
+  // -- entry points from the table shell ------------------------------------------------
+
+  snapshot(view, info) {
+    this.view = view;
+    this.info = info;
+    this.keepSelection();
+    this.render();
+    this.maybeReveal();
+    this.refreshCheck();
+  }
+
+  async update(message, info) {
+    const before = this.view;
+    this.view = message.view;
+    this.info = info;
+    if (message.actor === this.ctx.seat || (before && before.round_number !== this.view.round_number)) this.advice = null;
+    this.keepSelection();
+    this.render();
+    if (message.actor !== this.ctx.seat) await this.animate(message.events, message.actor);
+    else this.flashCombos(message.events);
+    if (this.view.last_result_hand > (before ? before.last_result_hand : 0)) this.maybeReveal();
+    this.refreshCheck();
+  }
+
+  // -- helpers ----------------------------------------------------------------------------
+
+  get mySeat() { return this.ctx.seat; }
+  get myTurn() { const v = this.view; return v && !v.is_over && this.mySeat != null && v.current_player === this.mySeat; }
+  legal(kind, card) { return (this.view.legal_actions || []).find((a) => a.kind === kind && (card === undefined || a.card === card)); }
+  name(seat) { return this.ctx.seatName(seat); }
+  isBot(seat) { return this.info && this.info.seats[seat] && this.info.seats[seat].kind === "bot"; }
+  send(action) { return busyWhile(this, () => this.ctx.act(action)); }
+
+  /** Cards still shown in the hand: the view's hand without the staged combinations. */
+  handCards() {
+    const staged = this.staged.flat();
+    return (this.view.hand || []).filter((c) => !staged.includes(c));
+  }
+
+  keepSelection() {
+    const hand = new Set(this.view.hand || []);
+    // Staged combinations belong to an opening being built in this play phase only.
+    const bundling = this.view.phase === "draw" && this.info && this.info.rules.discard_must_be_melded;
+    const building = this.myTurn && (this.view.phase === "play" || bundling) && !this.view.opened;
+    this.staged = building ? this.staged.filter((combo) => combo.every((c) => hand.has(c))) : [];
+    for (const card of [...this.selected]) if (!hand.has(card) || this.staged.flat().includes(card)) this.selected.delete(card);
+  }
+
+  // -- rendering --------------------------------------------------------------------------
+
+  render() {
+    const v = this.view;
+    if (!v) return;
+    fill(this.opponentsEl, ...opponentsRow(v, this.ctx, {
+      bottom: this.mySeat == null ? 0 : this.mySeat,
+      isBot: (s) => this.isBot(s),
+      extra: (seat, player) => h("span", { class: `opened-badge ${player.opened ? "yes" : ""}` }, player.opened ? "opened" : "not opened"),
+    }));
+    this.renderPiles();
+    this.renderPrompt();
+    this.renderTable();
+    this.renderBuilder();
+    this.renderToolbar();
+    this.renderHand();
+    this.renderActions();
+    this.renderSheet();
+    this.el.dataset.phase = v.phase;
+    this.el.dataset.myTurn = String(this.myTurn);
+    this.el.dataset.round = String(v.round_number);
+    this.el.dataset.opened = String(Boolean(v.opened));
+  }
+
+  renderPiles() {
+    const v = this.view;
+    fill(this.stockEl,
+      v.stock_size > 0 ? cardElement(null) : h("div", { class: "card empty" }),
+      h("span", { class: "pile-count", "data-testid": "stock-count" }, `${v.stock_size}`));
+    const pile = v.discard_pile;
+    const top = pile.length ? pile[pile.length - 1] : null;
+    const under = pile.length > 1 ? pile[pile.length - 2] : null;
+    fill(this.discardEl,
+      under ? cardElement(under, { extraClass: "under" }) : null,
+      top ? cardElement(top) : h("div", { class: "card empty" }, h("span", {}, "discard")),
+      h("span", { class: "pile-count" }, pile.length ? `${pile.length}` : ""));
+    const one = this.selected.size === 1 ? [...this.selected][0] : null;
+    this.stockEl.classList.toggle("clickable", this.myTurn && Boolean(this.legal("draw_stock")));
+    this.discardEl.classList.toggle("clickable", this.myTurn && (Boolean(this.legal("take_discard")) || (one !== null && this.canDiscardSoon())));
+  }
+
+  canDiscardSoon() {
+    return this.view.phase === "discard" || Boolean(this.legal("end_play"));
+  }
+
+  renderPrompt() {
+    const v = this.view;
+    let text;
+    if (v.is_over) text = "The game is over.";
+    else if (!this.myTurn) text = `${this.name(v.current_player)} ${this.isBot(v.current_player) ? "is thinking…" : "to play."}`;
+    else if (v.phase === "draw") text = "Draw: click the stock or the discard pile.";
+    else if (v.phase === "play" && !v.opened) text = `Select cards, combine them, and open with ${v.threshold} points or more. Or discard to end your turn.`;
+    else if (v.phase === "play") text = "Lay combinations, lay off onto the table (click or drag a card onto a combination), then discard.";
+    else if (v.phase === "discard") text = "Discard: click a card twice, or drag it onto the pile.";
+    else text = "";
+    this.promptEl.textContent = text;
+    const info = [`Round ${v.round_number}`, `opening ${v.threshold}`];
+    if (v.refills) info.push(`reshuffles ${v.refills}/${v.max_reshuffles}`);
+    this.promptEl.title = info.join(" · ");
+  }
+
+  renderTable() {
+    const v = this.view;
+    const one = this.selected.size === 1 ? [...this.selected][0] : null;
+    const combos = v.table.map((combo) => {
+      const plays = one && this.myTurn ? this.playsFor(one, combo.index) : [];
+      return h("div", {
+        class: `combo ${combo.owner === this.mySeat ? "mine" : ""} ${plays.length ? "fits" : ""}`,
+        "data-index": combo.index, "data-owner": combo.owner, "data-testid": `combo-${combo.index}`,
+        role: "button", tabindex: 0,
+        "aria-label": `combination ${combo.index}: ${combo.name}, ${this.name(combo.owner)}`,
+      },
+        h("div", { class: "combo-head" },
+          h("b", {}, `#${combo.index}`), ` ${this.name(combo.owner)} · `, h("span", { class: "muted" }, `${combo.value}`)),
+        h("div", { class: "combo-cards" }, combo.cards.map((c) => cardElement(c, { extraClass: "table-card" }))));
+    });
+    fill(this.tableEl, combos.length ? combos : h("p", { class: "muted empty-table" }, "No combination on the table yet."));
+  }
+
+  renderBuilder() {
+    const v = this.view;
+    clear(this.builderEl);
+    if (!this.myTurn || (v.phase !== "play" && !this.staged.length)) { this.builderEl.hidden = true; return; }
+    const candidate = this.candidateCombos();
+    if (!candidate.length) { this.builderEl.hidden = true; return; }
+    this.builderEl.hidden = false;
+    const check = this.check && this.check.forKey === JSON.stringify(candidate) ? this.check : null;
+    const parts = check && check.combos ? check.combos : candidate.map((cards) => ({ cards, value: null, valid: null }));
+    const staged = this.staged.length;
+    this.builderEl.append(
+      h("div", { class: "builder-combos" }, parts.map((part, i) => h("div", {
+        class: `staged ${part.valid === false ? "invalid" : ""} ${i >= staged ? "selection" : ""}`, "data-testid": `staged-${i}`,
+      },
+        h("div", { class: "combo-cards" }, part.cards.map((c) => cardElement(c, { extraClass: "table-card" }))),
+        h("small", {}, part.valid === false ? "not a combination" : part.value == null ? "…" : `${part.value}${i >= staged ? " (selected)" : ""}`),
+        i < staged ? h("button", { class: "chip", type: "button", "aria-label": "return these cards to the hand", onclick: () => this.unstage(i) }, "✕") : null))),
+      h("p", {
+        class: `opening-status ${check && check.reaches ? "reaches" : ""}`, "data-testid": "opening-status",
+        "data-total": check ? check.total : "", "data-reaches": check ? String(Boolean(check.reaches)) : "",
+      }, this.statusText(check)));
+  }
+
+  statusText(check) {
+    const v = this.view;
+    if (v.phase === "draw") return `Select the cards that ${faceOf(v.upcard || "")} joins, then click the pile to take it and open.`;
+    if (!check) return "Checking…";
+    if (!v.opened) {
+      if (check.ok) return `Opening total ${check.total} of ${check.threshold}: ready to open.`;
+      const invalid = (check.combos || []).find((p) => p.valid === false);
+      if (invalid) return `${invalid.cards.join(" ")}: ${invalid.reason}`;
+      if (check.total < check.threshold) return `Opening total ${check.total} of ${check.threshold}: ${check.threshold - check.total} more needed.`;
+      return check.error ? check.error.message : "";
+    }
+    if (check.ok) return `A combination worth ${check.total}.`;
+    return check.error ? check.error.message : "";
+  }
+
+  renderToolbar() {
+    const v = this.view;
+    fill(this.toolbarEl,
+      h("div", { class: "hand-info" },
+        h("b", {}, this.mySeat == null ? "Watching" : "Your hand"),
+        this.mySeat == null ? null : h("span", { class: "muted" }, ` ${v.hand.length} card${v.hand.length === 1 ? "" : "s"} · ${v.hand_value} points in hand${v.opened ? " · opened" : ""}`)),
+      this.mySeat == null ? null : h("div", { class: "sort-buttons", role: "group", "aria-label": "sort the hand" },
+        [["suit", "Suit"], ["rank", "Rank"]].map(([mode, label]) => h("button", {
+          type: "button", class: `chip ${this.sortMode === mode ? "active" : ""}`, "data-testid": `sort-${mode}`,
+          onclick: () => { this.sortMode = mode; localStorage.setItem("rummykit:rami:sort", mode); this.renderHand(); this.renderToolbar(); },
+        }, label))));
+  }
+
+  renderHand() {
+    const v = this.view;
+    if (this.mySeat == null) { fill(this.handEl, h("p", { class: "muted" }, "Spectators see the table, never a hand.")); return; }
+    const cards = sortCards(this.handCards(), this.sortMode);
+    const element = (c) => cardElement(c, {
+      extraClass: [this.selected.has(c) ? "selected" : "", c === v.taken_card ? "taken" : ""].join(" "),
+    });
+    if (this.sortMode === "suit") {
+      const groups = [];
+      for (const c of cards) {
+        const suit = isJoker(c) ? "JK" : faceOf(c).slice(-1);
+        if (!groups.length || groups[groups.length - 1].suit !== suit) groups.push({ suit, cards: [] });
+        groups[groups.length - 1].cards.push(c);
+      }
+      fill(this.handEl, groups.map((g) => h("div", { class: "group" }, g.cards.map(element))));
+    } else {
+      fill(this.handEl, h("div", { class: "group" }, cards.map(element)));
+    }
+  }
+
+  renderActions() {
+    const v = this.view;
+    clear(this.actionsEl);
+    if (!this.myTurn) return;
+    const buttons = [];
+    const selected = [...this.selected];
+    if (v.phase === "play") {
+      if (selected.length >= 2) {
+        buttons.push(h("button", {
+          class: "secondary", "data-testid": "combine", disabled: this.busy,
+          onclick: () => (v.opened ? this.meld(selected) : this.stage(selected)),
+        }, v.opened ? `Lay ${selected.length} cards as a combination` : "Set aside as a combination"));
+      }
+      if (!v.opened && this.candidateCombos().length) {
+        const check = this.check && this.check.forKey === JSON.stringify(this.candidateCombos()) ? this.check : null;
+        buttons.push(h("button", {
+          class: "primary", "data-testid": "open", disabled: !(check && check.ok) || this.busy,
+          onclick: () => this.open(),
+        }, check && check.total ? `Open with ${check.total}` : "Open"));
+      }
+      if (this.staged.length) buttons.push(h("button", { class: "secondary", "data-testid": "clear-builder", onclick: () => { this.staged = []; this.afterSelection(); } }, "Take back"));
+      if (this.legal("end_play")) buttons.push(h("button", { class: "secondary", "data-testid": "end-play", disabled: this.busy, onclick: () => this.send(this.legal("end_play")) }, "End play"));
+    }
+    if (v.phase === "draw" && this.info.rules.discard_must_be_melded && !v.opened && selected.length >= 2) {
+      // Set combinations aside to open with, the pile's top card joining the last one.
+      buttons.push(h("button", { class: "secondary", "data-testid": "combine", onclick: () => this.stage(selected) }, "Set aside as a combination"));
+    }
+    if (v.phase === "draw" && this.info.rules.discard_must_be_melded && this.staged.length) {
+      buttons.push(h("button", { class: "secondary", "data-testid": "clear-builder", onclick: () => { this.staged = []; this.afterSelection(); } }, "Take back"));
+    }
+    if (selected.length === 1 && this.canDiscardSoon()) {
+      buttons.push(h("button", { class: "primary", "data-testid": "discard", disabled: this.busy, onclick: () => this.discard(selected[0]) }, `Discard ${faceOf(selected[0])}`));
+    }
+    buttons.push(h("button", { class: "secondary", "data-testid": "hint", disabled: this.busy, onclick: () => this.askHint() }, "Hint"));
+    this.actionsEl.append(...buttons);
+  }
+
+  renderSheet() {
+    const v = this.view;
+    const sheet = v.score_sheet;
+    const seats = v.players.map((p) => p.seat);
+    const goal = sheet.end_mode === "rounds" ? `${sheet.rounds} round${sheet.rounds === 1 ? "" : "s"}` : sheet.end_mode === "elimination" ? `out at ${sheet.limit}` : `game to ${sheet.limit}`;
+    fill(this.sheetEl,
+      h("h3", {}, "Penalties ", h("small", { class: "muted" }, `(${goal}; low wins)`)),
+      h("table", {},
+        h("thead", {}, h("tr", {}, h("th", {}, "Round"), seats.map((s) => h("th", { class: "num" }, this.name(s))))),
+        h("tbody", {},
+          sheet.rows.map((row) => h("tr", {},
+            h("td", {}, `${row.round}`, row.rami_sec ? " (rami sec)" : row.outcome === "blocked" ? " (blocked)" : ""),
+            seats.map((s) => h("td", { class: `num ${row.winners.includes(s) ? "winner" : ""}` }, `${row.penalties[s]}`)))),
+          h("tr", { class: "total" }, h("td", {}, "Total"), seats.map((s) => h("td", { class: "num", "data-testid": `total-${s}` }, `${v.scores[s]}`))))),
+      sheet.final ? h("p", { class: "final-line" }, `Winner: ${sheet.final.winners.map((s) => this.name(s)).join(", ")}`) : null);
+  }
+
+  // -- what the selected card can do on a combination (the server's lists) --------------
+
+  /** Lay-offs and joker swaps of `card` onto combination `index` from the view's moves. */
+  playsFor(card, index) {
+    const face = faceOf(card);
+    const all = [...(this.view.moves || []), ...(this.view.legal_actions || [])];
+    return all.filter((m) => (m.kind === "layoff" || m.kind === "swap_joker") && m.target === index && faceOf(m.card) === face)
+      .map((m) => ({ ...m, card }));
+  }
+
+  candidateCombos() {
+    const combos = this.staged.map((c) => [...c]);
+    if (this.selected.size >= 3 && !this.view.opened) combos.push(sortCards([...this.selected], "suit"));
+    if (this.view.opened && this.selected.size >= 3) return [sortCards([...this.selected], "suit")];
+    return combos;
+  }
+
+  // -- the live check of the opening (or of a new combination) ---------------------------
+
+  async refreshCheck() {
+    const v = this.view;
+    const combos = this.myTurn && v.phase === "play" ? this.candidateCombos() : [];
+    const key = JSON.stringify(combos);
+    if (!combos.length) { this.check = null; return; }
+    if (this.check && this.check.forKey === key) return;
+    const number = ++this.checkNumber;
+    const action = v.opened ? { kind: "meld", combos: [combos[0].join(" ")] } : { kind: "open", combos: combos.map((c) => c.join(" ")) };
+    try {
+      const reply = await this.ctx.check(action);
+      if (number !== this.checkNumber) return;
+      this.check = { ...reply, forKey: key };
+    } catch (error) {
+      if (number !== this.checkNumber) return;
+      this.check = { ok: false, error, combos: null, forKey: key };
+    }
+    this.renderBuilder();
+    this.renderActions();
+  }
+
+  afterSelection() {
+    this.renderTable();
+    this.renderBuilder();
+    this.renderHand();
+    this.renderActions();
+    this.renderPiles();
+    this.refreshCheck();
+  }
+
+  // -- actions ----------------------------------------------------------------------------
+
+  onStock() {
+    if (!this.myTurn) return;
+    const draw = this.legal("draw_stock");
+    if (draw) this.send(draw);
+  }
+
+  onDiscardPile() {
+    if (!this.myTurn) return;
+    const take = this.legal("take_discard");
+    if (take) { this.send(take); return; }
+    if (this.view.phase === "draw" && this.info.rules.discard_must_be_melded && this.view.upcard) { this.takeAndLay(); return; }
+    if (this.selected.size === 1 && this.canDiscardSoon()) { this.discard([...this.selected][0]); return; }
+    if (this.view.phase === "draw") this.ctx.toast("Draw from the stock: the discard pile cannot be taken now.", "info");
+    else this.ctx.toast("Select the card to discard first.", "info");
+  }
+
+  /** With ``discard_must_be_melded`` the top card is taken together with the play that
+   * lays it: the selected cards (and, before opening, the combinations set aside) with it. */
+  takeAndLay() {
+    const v = this.view;
+    const selected = [...this.selected];
+    if (selected.length < 2) {
+      this.ctx.toast("The top card must be laid at once: select the cards it goes with, then click the pile.", "info");
+      return;
+    }
+    const withTop = sortCards([...selected, v.upcard], "suit").join(" ");
+    const then = v.opened
+      ? { kind: "meld", combos: [withTop] }
+      : { kind: "open", combos: [...this.staged.map((c) => c.join(" ")), withTop] };
+    this.send({ kind: "take_discard", then }).then((done) => { if (done) { this.selected.clear(); this.staged = []; } });
+  }
+
+  onCardClick(card) {
+    const v = this.view;
+    if (this.mySeat == null) return;
+    if (this.myTurn && v.phase === "discard" && this.selected.size === 1 && this.selected.has(card)) { this.discard(card); return; }
+    if (v.phase === "discard") this.selected.clear();
+    if (this.selected.has(card)) this.selected.delete(card); else this.selected.add(card);
+    this.afterSelection();
+  }
+
+  stage(cards) {
+    this.staged.push(sortCards(cards, "suit"));
+    this.selected.clear();
+    this.afterSelection();
+  }
+
+  unstage(index) {
+    this.staged.splice(index, 1);
+    this.afterSelection();
+  }
+
+  async open() {
+    const combos = this.candidateCombos();
+    const done = await this.send({ kind: "open", combos: combos.map((c) => c.join(" ")) });
+    if (done) { this.staged = []; this.selected.clear(); }
+  }
+
+  async meld(cards) {
+    const done = await this.send({ kind: "meld", combos: [sortCards(cards, "suit").join(" ")] });
+    if (done) this.selected.clear();
+  }
+
+  async discard(card) {
+    await busyWhile(this, async () => {
+      if (this.view.phase === "play") await this.ctx.act(this.legal("end_play") || { kind: "end_play" });
+      await this.ctx.act({ kind: "discard", card });
+      this.selected.clear();
+    });
+  }
+
+  async onCombination(index) {
+    if (!this.myTurn || this.selected.size !== 1) {
+      if (this.myTurn && this.view.phase === "play") this.ctx.toast("Select one card of your hand, then click the combination to lay it off (or swap it for the joker).", "info");
+      return;
+    }
+    await this.layOn([...this.selected][0], index);
+  }
+
+  async layOn(card, index) {
+    const plays = this.playsFor(card, index);
+    const layoff = plays.find((p) => p.kind === "layoff");
+    let action = layoff;
+    if (!action) {
+      const swaps = plays.filter((p) => p.kind === "swap_joker");
+      if (swaps.length === 1) action = swaps[0];
+      else if (swaps.length > 1) {
+        action = await chooseDialog(`Give ${faceOf(card)} for the joker of combination #${index}. Where does the joker go?`,
+          swaps.map((s) => ({ value: s, label: this.jokerDestination(s) })));
+        if (!action) return;
+      }
+    }
+    // With nothing listed the server still decides, and says why in words when it refuses.
+    const done = await this.send(action || { kind: "layoff", card, target: index });
+    if (done) this.selected.delete(card);
+  }
+
+  jokerDestination(swap) {
+    if (swap.joker_target != null) {
+      const combo = this.view.table[swap.joker_target];
+      return `Onto #${swap.joker_target} (${combo ? combo.name : ""})`;
+    }
+    if (swap.joker_cards) return `A new combination with ${splitCards(swap.joker_cards).map(faceOf).join(" ")}`;
+    return "Keep it in my hand";
+  }
+
+  async askHint() {
+    let advice;
+    try {
+      advice = await busyWhile(this, () => this.ctx.hint());
+    } catch (error) { return; }
+    if (!advice) return;
+    const v = this.view;
+    const lines = [];
+    if (!advice.opened) {
+      if (advice.opening) {
+        lines.push(`Best opening: ${advice.opening.combos.map((c) => c.map(faceOf).join(" ")).join(" + ")} = ${advice.opening.value}.`);
+        if (this.myTurn && v.phase === "play") {
+          // Set the solver's combinations aside in the builder, ready to open.
+          this.staged = advice.opening.combos.map((c) => [...c]);
+          this.selected.clear();
+        }
+      } else lines.push(`No opening reaches ${v.threshold} with this hand yet.`);
+    } else {
+      if (advice.melds && advice.melds.length) lines.push(`Combinations to lay: ${advice.melds.map((c) => c.map(faceOf).join(" ")).join(" + ")}.`);
+      const layoffs = (advice.moves || []).filter((m) => m.kind === "layoff");
+      if (layoffs.length) lines.push(`Lay off: ${layoffs.map((m) => `${faceOf(m.card)} on #${m.target}`).join(", ")}.`);
+      const swaps = (advice.moves || []).filter((m) => m.kind === "swap_joker");
+      if (swaps.length) lines.push(`Joker swap: ${faceOf(swaps[0].card)} for the joker of #${swaps[0].target}.`);
+    }
+    if (advice.suggestion) lines.push(`Suggested move: ${advice.suggestion.text.replace(/_/g, " ")}.`);
+    this.advice = lines.join(" ");
+    this.adviceEl.textContent = this.advice;
+    this.afterSelection();
+  }
+
+  // -- drag a card onto a combination or the pile -----------------------------------------
+
+  onPointerDown(event) {
+    const cardEl = event.target.closest(".card[data-card]");
+    if (!cardEl || this.mySeat == null || event.button > 0) return;
+    const card = cardEl.dataset.card;
+    dragCard(event, cardEl, {
+      onClick: () => this.onCardClick(card),
+      highlight: (target) => {
+        if (!target || !this.myTurn) return null;
+        const combo = target.closest(".combo[data-index]");
+        if (combo) return combo;
+        return this.discardEl.contains(target) ? this.discardEl : null;
+      },
+      onDrop: (target) => {
+        if (!target || !this.myTurn) return;
+        const combo = target.closest(".combo[data-index]");
+        if (combo) { this.layOn(card, Number(combo.dataset.index)); return; }
+        if (this.discardEl.contains(target)) {
+          if (this.canDiscardSoon()) this.discard(card);
+          else this.ctx.toast("Discarding comes after the draw.", "info");
+        }
+      },
+    });
+  }
+
+  // -- animations of the other players' moves ----------------------------------------------
+
+  flashCombos(events) {
+    const touched = new Set();
+    for (const e of events) {
+      const d = e.detail || {};
+      if (Array.isArray(d.targets)) d.targets.forEach((t) => touched.add(t));
+      if (typeof d.target === "number") touched.add(d.target);
+    }
+    for (const index of touched) {
+      const el = this.tableEl.querySelector(`.combo[data-index="${index}"]`);
+      if (el) { el.classList.add("fresh"); setTimeout(() => el.classList.remove("fresh"), 1300); }
+    }
+  }
+
+  async animate(events, actor) {
+    const chip = this.opponentsEl.querySelector(`.opponent-chip[data-seat="${actor}"]`);
+    for (const event of events) {
+      if (event.seat !== actor || event.seat === this.mySeat) continue;
+      if (event.kind === "draw_stock") await fly(this.stockEl, chip, null);
+      else if (event.kind === "take_discard") await fly(this.discardEl, chip, event.card);
+      else if (event.kind === "discard") await fly(chip, this.discardEl, event.card);
+      else if (event.kind === "open") bubble(chip, `Opens with ${event.detail.value}!`);
+      else if (event.kind === "meld") bubble(chip, "Lays a combination");
+      else if (event.kind === "layoff") bubble(chip, `Lays off ${event.card || ""}`);
+      else if (event.kind === "swap_joker") bubble(chip, "Swaps a joker!");
+    }
+    this.flashCombos(events);
+  }
+
+  // -- end of round -------------------------------------------------------------------------
+
+  maybeReveal() {
+    const v = this.view;
+    const seen = Number(localStorage.getItem(this.seenKey) || 0);
+    if (!v.last_result || v.last_result_hand <= seen) return;
+    this.showReveal(v.last_result);
+  }
+
+  showReveal(result) {
+    document.querySelectorAll(".overlay.reveal").forEach((el) => el.remove());
+    const v = this.view;
+    const name = (s) => this.name(s);
+    let title;
+    if (result.outcome === "out") title = `${name(result.winners[0])} goes out${result.rami_sec ? ": rami sec!" : "!"}`;
+    else title = `Blocked round (${result.blocked_reason === "turns" ? "too many turns" : "the stock ran out"}): lowest hand ${result.winners.map(name).join(", ")}.`;
+    const final = v.is_over ? v.score_sheet.final : null;
+    const close = () => { localStorage.setItem(this.seenKey, String(result.round)); overlay.remove(); };
+    const overlay = h("div", { class: "overlay reveal", "data-testid": "reveal", "data-outcome": result.outcome },
+      h("div", { class: "dialog wide" },
+        h("p", { class: "muted" }, `Round ${result.round}`),
+        h("h2", { "data-testid": "reveal-title" }, title),
+        h("table", { class: "reveal-table" },
+          h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards left"), h("th", { class: "num" }, "Penalty"), h("th", { class: "num" }, "Total"))),
+          h("tbody", {}, result.hands.map((cards, seat) => h("tr", { "data-seat": seat, class: result.winners.includes(seat) ? "winner" : "" },
+            h("td", {}, name(seat), result.opened[seat] ? "" : h("small", { class: "muted" }, " (never opened)")),
+            h("td", {}, h("div", { class: "reveal-cards" }, sortCards(cards, "suit").map((c) => cardElement(c, { extraClass: "table-card" })))),
+            h("td", { class: "num" }, `${result.penalties[seat]}`),
+            h("td", { class: "num" }, `${v.scores[seat]}`))))),
+        final ? h("div", { class: "final", "data-testid": "final" },
+          h("h3", {}, `${final.winners.map(name).join(" and ")} win${final.winners.length === 1 ? "s" : ""} the game!`),
+          h("p", {}, `Totals: ${final.totals.map((t, s) => `${name(s)} ${t}`).join(" · ")}`)) : null,
+        h("div", { class: "dialog-buttons" },
+          final && this.mySeat != null ? h("button", { class: "secondary", "data-testid": "reveal-rematch", onclick: () => { close(); this.ctx.rematch(); } }, "Rematch") : null,
+          h("button", { class: "primary", "data-testid": "reveal-close", onclick: close }, final ? "Close" : "Next round"))));
+    document.body.appendChild(overlay);
+  }
+}

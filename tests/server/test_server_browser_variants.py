@@ -1,0 +1,420 @@
+"""Rami and Carousel tables in a real browser: Debian's Chromium driven by Playwright.
+
+A person opens a Rami table against three bots and opens with two sets through the UI,
+lays off, and sees a refusal in words; another opens a Carousel table against two bots
+and lays a meld with the layout editor, then asks for the solver's hint. A third plays
+whole rounds (the moves sent by a script on the same seat) until the end-of-round
+reveal and the score sheet show. Screenshots go to ``test-output/``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import free_port, post, server_process
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="Debian's chromium (/usr/bin/chromium) is not installed; scripts/test.sh installs it",
+)
+sync_api = pytest.importorskip("playwright.sync_api", reason="needs the 'server-test' extra")
+websockets_sync = pytest.importorskip("websockets.sync.client")
+
+OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+RAMI_SEED = 75
+"""Four seats: seat 0 plays first and can open with 9C 9D 9H + TC TD TH = 57."""
+LAYOFF_SEED = 204
+"""Four seats: seat 0 plays first; after its draw it can open with KS KD KH, 3C 4C 5C and
+3D 4D 5D (54), then lay 6D off onto the diamonds."""
+CAROUSEL_SEED = 6
+"""Three seats: seat 0 plays first holding 3S 4S 5S."""
+JOKER_SEED = 26
+"""Three seats: seat 0 plays first holding QS QC QD and a joker."""
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("browser-variants")
+    port = free_port()
+    url = f"sqlite:///{folder / 'tables.db'}"
+    with server_process(url, port, folder / "server.log", bot_delay=0.15):
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+def new_page(browser: Any, errors: list[str], width: int, height: int) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.set_default_timeout(20_000)
+    return page
+
+
+def shot(page: Any, name: str) -> None:
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / name))
+
+
+def port_of(base_url: str) -> int:
+    return int(base_url.rsplit(":", 1)[1])
+
+
+def table_url(
+    base_url: str, variant: str, seed: int, bots: int, options: dict[str, Any] | None = None
+) -> tuple[str, str, str]:
+    """Create a table (seat 0 a person); its invite URL, id and token."""
+    body: dict[str, Any] = {
+        "variant": variant,
+        "seed": seed,
+        "seats": [{"kind": "human", "name": "Ann"}]
+        + [{"kind": "bot", "level": "heuristic", "name": f"Bot {i + 1}"} for i in range(bots)],
+    }
+    if options:
+        body["options"] = options
+    created = post(port_of(base_url), "/api/tables", body)
+    invite = created["invites"][0]
+    return str(invite["url"]), str(created["table"]["id"]), str(invite["token"])
+
+
+def open_and_start(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("[data-testid=start]:not([disabled])")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=hand] .card[data-card]")
+
+
+def pick(page: Any, selector: str) -> None:
+    """Click a hand card where it shows: cards overlap (and a picked one rises), so the
+    bottom-left corner is the part a person can always see."""
+    box = page.locator(selector).first.bounding_box()
+    page.mouse.click(box["x"] + 5, box["y"] + box["height"] - 6)
+
+
+def hand_card(page: Any, face: str) -> str:
+    """The selector of the hand card showing ``face`` (a Rami card may be ``9C@1``)."""
+    token: str = page.eval_on_selector_all(
+        "[data-testid=hand] .card[data-card]",
+        "(els, face) => els.map(e => e.dataset.card).find(c => c.split('@')[0] === face)",
+        face,
+    )
+    assert token, f"{face} is not in the hand"
+    return f"[data-testid=hand] .card[data-card='{token}']"
+
+
+def drag(page: Any, source: str, target: str) -> None:
+    start = page.locator(source).first.bounding_box()
+    end = page.locator(target).first.bounding_box()
+    page.mouse.move(start["x"] + 5, start["y"] + start["height"] - 6)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def no_overflow(page: Any, width: int) -> None:
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the table is {overflow}px wider than a {width}px screen"
+
+
+def test_the_lobby_offers_every_variant_preset_and_seat_count(base_url: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, 1280, 900)
+    page.goto(base_url + "/")
+    page.wait_for_selector("[data-testid=create-table]")
+    variants = page.eval_on_selector_all(
+        "[data-testid=variant] option", "els => els.map(e => e.value)"
+    )
+    assert variants == ["gin", "rami", "carousel"]
+    page.select_option("[data-testid=variant]", "rami")
+    presets = page.eval_on_selector_all(
+        "[data-testid=preset] option", "els => els.map(e => e.value)"
+    )
+    assert presets == ["rami51", "rami40", "rami51-house", "rami40-house"]
+    seats = page.eval_on_selector_all("[name=seats] option", "els => els.map(e => e.value)")
+    assert seats == ["2", "3", "4", "5", "6"]
+    assert len(page.query_selector_all(".seat-row")) == 4
+    # Choosing a preset shows its values in the rule options.
+    page.select_option("[data-testid=preset]", "rami40-house")
+    page.click(".rule-options summary")
+    assert page.input_value("[name=opening_threshold]") == "40"
+    assert page.input_value("[name=unopened_penalty]") == "flat:100"
+    assert page.input_value("[name=jokers]") == "per_deck"
+    shot(page, "rami-lobby.png")
+    page.select_option("[data-testid=variant]", "carousel")
+    seats = page.eval_on_selector_all("[name=seats] option", "els => els.map(e => e.value)")
+    assert seats == ["2", "3", "4", "5"]
+    # A table made in the lobby: Rami 40 for three, then the waiting room starts it.
+    page.select_option("[data-testid=variant]", "rami")
+    page.select_option("[data-testid=preset]", "rami40")
+    page.select_option("[name=seats]", "3")
+    page.fill("[data-testid=player-name]", "Lou")
+    page.click("[data-testid=create-table]")
+    page.click("[data-testid=start]")
+    page.wait_for_selector(".rami-table [data-testid=hand] .card")
+    assert len(page.query_selector_all(".opponent-chip")) == 2
+    assert len(page.query_selector_all("[data-testid=hand] .card")) == 13
+    page.close()
+    assert not errors, errors
+
+
+def test_rami_opening_lay_off_and_a_refusal_in_words(base_url: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, 1280, 900)
+    url, _table, _token = table_url(base_url, "rami", RAMI_SEED, bots=3)
+    open_and_start(page, url)
+    page.wait_for_selector(".rami-table[data-my-turn=true]")
+    assert len(page.query_selector_all(".opponent-chip")) == 3
+    assert "13 cards" in page.inner_text("[data-testid=opponent-1]")
+    page.click("[data-testid=stock]")
+    page.wait_for_selector(".rami-table[data-phase=play]")
+    # Build the opening: the first set is put aside, the second stays selected.
+    for face in ("9C", "9D", "9H"):
+        pick(page, hand_card(page, face))
+    status = page.wait_for_selector("[data-testid=opening-status][data-total='27']")
+    assert "24 more needed" in status.inner_text()
+    assert page.is_disabled("[data-testid=open]")
+    page.click("[data-testid=combine]")
+    for face in ("TC", "TD", "TH"):
+        pick(page, hand_card(page, face))
+    status = page.wait_for_selector("[data-testid=opening-status][data-reaches=true]")
+    assert "57 of 51" in status.inner_text()
+    shot(page, "rami-opening-ready.png")
+    page.click("[data-testid=open]")
+    page.wait_for_selector("[data-testid=combo-1]")
+    heads = page.eval_on_selector_all(".combo .combo-head", "els => els.map(e => e.innerText)")
+    assert [head.split("·")[0].strip() for head in heads] == ["#0 Ann", "#1 Ann"]
+    assert page.get_attribute(".rami-table", "data-opened") == "true"
+    # A card that fits nowhere, dropped on a combination: the server says why, in words.
+    drag(page, hand_card(page, "4S"), "[data-testid=combo-0]")
+    toast = page.wait_for_selector("[data-testid=toast-error]")
+    assert "4S" in toast.inner_text() or "lay off" in toast.inner_text()
+    shot(page, "rami-refused.png")
+    # Discard by dragging onto the pile (ends the play phase, then discards).
+    hand_before = len(page.query_selector_all("[data-testid=hand] .card"))
+    drag(page, hand_card(page, "KD"), "[data-testid=discard-pile]")
+    page.wait_for_selector(".rami-table[data-my-turn=false]")
+    assert len(page.query_selector_all("[data-testid=hand] .card")) == hand_before - 1
+    # The bots play (with animations); then it is our turn again.
+    page.wait_for_selector(".rami-table[data-my-turn=true]", timeout=60_000)
+    page.wait_for_timeout(500)
+    shot(page, "rami-table.png")
+    assert "Penalties" in page.inner_text("[data-testid=score-sheet]")
+    page.close()
+    assert not errors, errors
+
+
+def test_rami_lay_off_by_click_after_opening(base_url: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, 1280, 900)
+    url, _table, _token = table_url(base_url, "rami", LAYOFF_SEED, bots=3)
+    open_and_start(page, url)
+    page.wait_for_selector(".rami-table[data-my-turn=true]")
+    page.click("[data-testid=stock]")
+    page.wait_for_selector(".rami-table[data-phase=play]")
+    for group in (("KS", "KD", "KH"), ("3C", "4C", "5C")):
+        for face in group:
+            pick(page, hand_card(page, face))
+        page.click("[data-testid=combine]")
+    for face in ("3D", "4D", "5D"):
+        pick(page, hand_card(page, face))
+    page.wait_for_selector("[data-testid=opening-status][data-reaches=true]")
+    assert page.get_attribute("[data-testid=opening-status]", "data-total") == "54"
+    page.click("[data-testid=open]")
+    page.wait_for_selector("[data-testid=combo-2]")
+    # Select 6D: the run it extends is outlined; a click on it lays the card off.
+    pick(page, hand_card(page, "6D"))
+    page.wait_for_selector("[data-testid=combo-2].fits")
+    shot(page, "rami-lay-off.png")
+    page.click("[data-testid=combo-2]")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=combo-2] .card').length === 4"
+    )
+    cards = page.eval_on_selector_all(
+        "[data-testid=combo-2] .card", "els => els.map(e => e.dataset.card)"
+    )
+    assert cards == ["3D", "4D", "5D", "6D"]
+    page.close()
+    assert not errors, errors
+
+
+def test_carousel_meld_with_the_editor_and_a_hint(base_url: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, 1280, 900)
+    url, _table, _token = table_url(base_url, "carousel", CAROUSEL_SEED, bots=2)
+    open_and_start(page, url)
+    page.wait_for_selector(".carousel-table[data-my-turn=true]")
+    assert "Draws this turn: 1 of 3" in page.inner_text("[data-testid=draw-info]")
+    # A meld that is not legal yet: the server's check says why.
+    for face in ("3S", "4S"):
+        pick(page, f"[data-testid=hand] .card[data-card='{face}']")
+    page.click("[data-testid=new-meld]")
+    bad = page.wait_for_selector("[data-testid=layout-status][data-ok=false]")
+    assert bad.inner_text()
+    assert page.is_disabled("[data-testid=meld]")
+    # Drag the third card onto the new meld: now it is legal.
+    drag(page, "[data-testid=hand] .card[data-card='5S']", "[data-testid=meld-0]")
+    good = page.wait_for_selector("[data-testid=layout-status][data-ok=true]")
+    assert "3S 4S 5S" in good.inner_text()
+    shot(page, "carousel-editor.png")
+    page.click("[data-testid=meld]")
+    page.wait_for_selector(".carousel-table[data-melded=true]")
+    assert page.eval_on_selector_all(
+        "[data-testid=meld-0] .card", "els => els.map(e => e.dataset.card)"
+    ) == ["3S", "4S", "5S"]
+    # Reset turn undoes edits; end the turn, let the bots play, ask for a hint.
+    pick(page, "[data-testid=hand] .card[data-card='AS']")
+    page.click("[data-testid=move-to-0]")
+    page.wait_for_selector("[data-testid=layout-status][data-ok=false]")
+    page.click("[data-testid=reset]")
+    assert len(page.query_selector_all("[data-testid=meld-0] .card")) == 3
+    page.click("[data-testid=end-turn]")
+    page.wait_for_selector(".carousel-table[data-my-turn=false]")
+    page.wait_for_selector(".carousel-table[data-my-turn=true]", timeout=60_000)
+    page.click("[data-testid=hint]")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=advice]').innerText.length > 0"
+    )
+    advice = page.inner_text("[data-testid=advice]")
+    if advice.startswith("Best placement"):
+        page.wait_for_selector("[data-testid=layout-status][data-ok=true]")
+    page.wait_for_timeout(300)
+    shot(page, "carousel-hint.png")
+    page.close()
+    assert not errors, errors
+
+
+def test_carousel_joker_declared_in_the_editor(base_url: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, 1024, 900)
+    url, _table, _token = table_url(base_url, "carousel", JOKER_SEED, bots=2)
+    open_and_start(page, url)
+    page.wait_for_selector(".carousel-table[data-my-turn=true]")
+    for face in ("QS", "QC", "JK"):
+        pick(page, f"[data-testid=hand] .card[data-card='{face}']")
+    page.click("[data-testid=new-meld]")
+    # A joker from the hand asks which card it stands for.
+    page.wait_for_selector("[data-testid=declare-dialog]")
+    page.select_option("[data-testid=declare-rank]", "Q")
+    page.select_option("[data-testid=declare-suit]", "H")
+    shot(page, "carousel-declare.png")
+    page.click("[data-testid=declare-ok]")
+    good = page.wait_for_selector("[data-testid=layout-status][data-ok=true]")
+    assert "JK" in good.inner_text()
+    page.click("[data-testid=meld]")
+    page.wait_for_selector(".carousel-table[data-melded=true]")
+    cards = page.eval_on_selector_all(
+        "[data-testid=meld-0] .card", "els => els.map(e => e.dataset.card)"
+    )
+    assert sorted(cards) == ["JK=QH", "QC", "QS"]
+    page.close()
+    assert not errors, errors
+
+
+def play_seat_from_a_script(port: int, table_id: str, token: str, variant: str) -> None:
+    """Play seat 0's moves over its own websocket (the hint's move, or draw / end)."""
+    with websockets_sync.connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+        view: dict[str, Any] | None = None
+        moves = 0
+        while moves < 600:
+            message = json.loads(ws.recv(timeout=60))
+            if message["type"] in ("welcome", "snapshot", "update") and message.get("view"):
+                view = message["view"]
+            if not view or view["is_over"]:
+                if view and view["is_over"]:
+                    return
+                continue
+            if not view["legal_actions"] and not view.get("may_meld"):
+                continue
+            if message["type"] not in ("welcome", "snapshot", "update"):
+                continue
+            ws.send(json.dumps({"type": "hint", "id": f"h{moves}"}))
+            while True:
+                reply = json.loads(ws.recv(timeout=60))
+                if reply.get("id") == f"h{moves}":
+                    break
+            hint = reply.get("hint", {})
+            action = None
+            if variant == "rami":
+                action = hint.get("suggestion", {}).get("action")
+            elif hint.get("placement") and view["may_meld"] and not view["melded"]:
+                action = hint["placement"]["action"]
+            if action is None:
+                kinds = {a["kind"]: a for a in view["legal_actions"]}
+                action = next(kinds[k] for k in ("draw", "knock", "end_turn") if k in kinds)
+            ws.send(json.dumps({"type": "act", "id": f"a{moves}", "action": action}))
+            moves += 1
+            view = None  # wait for the update of this move
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed", "bots", "options"),
+    [
+        ("rami", RAMI_SEED, 3, {"end_mode": "rounds", "rounds": 1}),
+        ("carousel", CAROUSEL_SEED, 2, {"target": 1}),
+    ],
+)
+def test_round_end_reveal_and_score_sheet(
+    base_url: str,
+    browser: Any,
+    variant: str,
+    seed: int,
+    bots: int,
+    options: dict[str, Any],
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, 1280, 900)
+    url, table_id, token = table_url(base_url, variant, seed, bots=bots, options=options)
+    open_and_start(page, url)
+    play_seat_from_a_script(port_of(base_url), table_id, token, variant)
+    reveal = page.wait_for_selector("[data-testid=reveal]", timeout=60_000)
+    page.wait_for_timeout(400)
+    shot(page, f"{variant}-reveal.png")
+    assert page.query_selector("[data-testid=final]")
+    rows = reveal.query_selector_all(".reveal-table tbody tr")
+    assert len(rows) == bots + 1
+    page.click("[data-testid=reveal-close]")
+    sheet = page.query_selector_all("[data-testid=score-sheet] tbody tr")
+    assert len(sheet) >= 2
+    shot(page, f"{variant}-score-sheet.png")
+    page.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(("variant", "seed", "bots"), [("rami", RAMI_SEED, 3), ("carousel", 17, 4)])
+def test_phone_width(base_url: str, browser: Any, variant: str, seed: int, bots: int) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, 390, 844)
+    url, _table, _token = table_url(base_url, variant, seed, bots=bots)
+    open_and_start(page, url)
+    page.wait_for_timeout(600)
+    no_overflow(page, 390)
+    hand = page.locator("[data-testid=hand]").bounding_box()
+    assert hand["x"] >= 0 and hand["x"] + hand["width"] <= 390
+    shot(page, f"{variant}-phone.png")
+    page.close()
+    assert not errors, errors
