@@ -49,7 +49,7 @@ def _bearer(authorization: str | None) -> str:
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The server application for ``config``."""
     config = config or ServerConfig()
-    store = Store(config.database_url)
+    store = Store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
     manager = TableManager(store, config)
 
     @contextlib.asynccontextmanager

@@ -55,6 +55,13 @@ class ServerConfig:
     """Accept a ``seed`` when creating a table (tests only: a known seed shows the deck)."""
     client_queue: int = 256
     """Outgoing messages buffered per connection before a stalled client is dropped."""
+    sqlite_synchronous: str = "NORMAL"
+    """SQLite's ``synchronous``: NORMAL survives a killed server process, FULL also a
+    power cut (an fsync per commit). Ignored for PostgreSQL."""
+
+
+encode_json = json.JSONEncoder(separators=(",", ":")).encode
+"""Compact JSON for outgoing messages (one encoder object, not one per message)."""
 
 
 def hash_token(token: str) -> str:
@@ -82,10 +89,15 @@ class Client:
 
     def send(self, message: JSON) -> None:
         """Queue a message; a client too slow to take its messages is disconnected."""
+        if not self.closed:
+            self.send_text(encode_json(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue an encoded message (one encoding shared by the clients of a seat)."""
         if self.closed:
             return
         try:
-            self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.close("too slow: outgoing queue full")
 
@@ -611,25 +623,26 @@ class TableManager:
             table.status = status
         if reply_to is not None:
             reply_to.send({"type": "ack", "id": request_id, "seq": seq})
-        views: dict[int | None, JSON] = {}
-        events: dict[int | None, list[JSON]] = {}
+        # One view and one encoding per seat (and one for all spectators), built only
+        # for the seats somebody is connected to.
+        texts: dict[int | None, str] = {}
         for client in table.clients():
             key = client.seat
-            if key not in views:
-                views[key] = game.view(key)
-                events[key] = game.events_for(applied.events, key)
-            message: JSON = {
-                "type": "update",
-                "seq": seq,
-                "actor": seat,
-                "by": actor,
-                "status": table.status,
-                "events": events[key],
-                "view": views[key],
-            }
-            if key == seat:
-                message["action"] = applied.action
-            client.send(message)
+            text = texts.get(key)
+            if text is None:
+                message: JSON = {
+                    "type": "update",
+                    "seq": seq,
+                    "actor": seat,
+                    "by": actor,
+                    "status": table.status,
+                    "events": game.events_for(applied.events, key),
+                    "view": game.view(key),
+                }
+                if key == seat:
+                    message["action"] = applied.action
+                text = texts[key] = encode_json(message)
+            client.send_text(text)
         return seq
 
     def _rebuild(self, table: LiveTable) -> None:
