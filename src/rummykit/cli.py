@@ -201,6 +201,7 @@ def serve(
         rate_per_second=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)),
         allow_seed=allow_seed,
+        freeze_gc=True,
     )
     typer.echo(f"rummykit table server on http://{host}:{port}/ (database {url.split('@')[-1]})")
     uvicorn.run(

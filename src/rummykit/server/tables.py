@@ -55,6 +55,11 @@ class ServerConfig:
     """Accept a ``seed`` when creating a table (tests only: a known seed shows the deck)."""
     client_queue: int = 256
     """Outgoing messages buffered per connection before a stalled client is dropped."""
+    freeze_gc: bool = False
+    """After start-up, move every object alive into the garbage collector's permanent
+    generation (``gc.freeze``), so that full collections, which stall the event loop for
+    every table, only walk what was made since. For a server process (``rummykit
+    serve``), not for a process that creates many apps (tests)."""
     sqlite_synchronous: str = "NORMAL"
     """SQLite's ``synchronous``: NORMAL survives a killed server process, FULL also a
     power cut (an fsync per commit). Ignored for PostgreSQL."""
