@@ -63,6 +63,7 @@ __all__ = [
     "Store",
     "TableRow",
     "actions_table",
+    "encode_summary",
     "metadata",
     "tables_table",
 ]
@@ -135,8 +136,8 @@ class TableRow:
     actions: list[ActionRow] = field(default_factory=list)
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+_dumps = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
+"""Canonical compact JSON for the stored columns (one encoder, not one per call)."""
 
 
 def _row_to_table(row: Any) -> TableRow:
@@ -213,6 +214,11 @@ def _placeholders(sql: str, paramstyle: str) -> str:
     if paramstyle in ("format", "pyformat"):
         return sql.replace("?", "%s")
     raise ValueError(f"unsupported DBAPI paramstyle {paramstyle!r}")
+
+
+def encode_summary(summary: Mapping[str, Any]) -> str:
+    """A table summary as stored in its row."""
+    return _dumps(summary)
 
 
 class Store:
@@ -395,10 +401,14 @@ class Store:
         row: ActionRow,
         *,
         status: str | None = None,
-        summary: Mapping[str, Any] | None = None,
+        summary: Mapping[str, Any] | str | None = None,
     ) -> AppendAction:
-        """Append an action row and move the table's counters (and status) with it."""
-        encoded = None if summary is None else _dumps(summary)
+        """Append an action row and move the table's counters (and status) with it.
+
+        ``summary`` may come encoded already (:func:`encode_summary`): it changes only
+        when a hand ends, so callers keep its text rather than encode it per action.
+        """
+        encoded = summary if summary is None or isinstance(summary, str) else _dumps(summary)
         counters: tuple[Any, ...]
         if status is None:
             counters = (row.seq, row.created_at, encoded, table_id)

@@ -29,7 +29,7 @@ from typing import Any
 
 from rummykit.core import IllegalActionError, InvalidActionError
 from rummykit.server.protocol import PROTOCOL_VERSION, ServerError
-from rummykit.server.store import ActionRow, CommitQueue, Store, TableRow
+from rummykit.server.store import ActionRow, CommitQueue, Store, TableRow, encode_summary
 from rummykit.server.variants import Game, VariantAdapter, get_adapter
 
 __all__ = ["Client", "LiveTable", "Seat", "ServerConfig", "TableManager", "hash_token"]
@@ -198,6 +198,15 @@ class LiveTable:
         self.created_at = row.created_at
         self.lock = asyncio.Lock()
         self.driver: asyncio.Task[None] | None = None
+        self.summary: tuple[JSON, str] | None = None
+        """The last summary stored, and its encoding."""
+
+    def summary_text(self) -> str:
+        """The game's summary, encoded for its row (re-encoded only when it changed)."""
+        summary = self.game.summary()
+        if self.summary is None or self.summary[0] != summary:
+            self.summary = (summary, encode_summary(summary))
+        return self.summary[1]
 
     @property
     def seq(self) -> int:
@@ -615,7 +624,7 @@ class TableManager:
         status = "finished" if game.is_over else None
         try:
             await self.writer.commit(
-                self.store.append_action(table.id, row, status=status, summary=game.summary())
+                self.store.append_action(table.id, row, status=status, summary=table.summary_text())
             )
         except Exception:
             log.exception("could not save action %d of table %s", seq, table.id)
