@@ -300,21 +300,35 @@ class Store:
         with self._writer_lock:
             self._drop_writer()
 
+    def checkpoint(self, connection: Any = None) -> tuple[int, int, int]:
+        """One PASSIVE checkpoint of the SQLite log (on ``connection``, a DBAPI
+        connection, or a pooled one): SQLite's ``(busy, log frames, frames copied)``."""
+        own = connection is None
+        raw = self.engine.raw_connection() if own else connection
+        try:
+            cursor = raw.cursor()
+            try:
+                cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                row = cursor.fetchone()
+            finally:
+                cursor.close()
+            if row is None:  # not in WAL mode: nothing to checkpoint
+                return 0, 0, 0
+            return int(row[0]), int(row[1]), int(row[2])
+        finally:
+            if own:
+                raw.close()
+
     def _checkpoint_loop(self, interval: float) -> None:
         connection = self.engine.raw_connection()
         try:
             while not self._checkpoint_stop.wait(interval):
                 try:
-                    cursor = connection.cursor()
-                    cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                    cursor.fetchall()
-                    cursor.close()
+                    self.checkpoint(connection)
                 except Exception:  # a busy or failing checkpoint is retried next time
                     log.warning("SQLite checkpoint failed; retrying", exc_info=True)
             with contextlib.suppress(Exception):
-                cursor = connection.cursor()
-                cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                cursor.close()
+                self.checkpoint(connection)
         finally:
             connection.close()
 
