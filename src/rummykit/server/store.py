@@ -15,8 +15,8 @@ write-ahead log when it returns, so it survives the server process being killed 
 moment (what the restart tests check); an operating-system crash or a power cut may
 lose the last commits, never corrupt the file. ``synchronous=FULL`` (``rummykit serve
 --sqlite-synchronous full``) also survives those, at the cost of an fsync per commit.
-Checkpoints (copying the log into the database file, with its fsyncs) run in a thread
-of their own instead of inside a commit, so they never stall the event loop.
+Checkpoints (copying the log into the database file, with its fsyncs) are done ahead
+by a thread of their own, so the commits on the event loop seldom wait for one.
 """
 
 from __future__ import annotations
@@ -275,10 +275,13 @@ class Store:
     def start_checkpointer(self, interval: float = 0.25) -> None:
         """Checkpoint the SQLite log from a thread of its own every ``interval`` seconds.
 
-        Without it SQLite checkpoints inside whichever commit crosses 1000 log pages,
-        and that commit (on the event loop) waits for the copy and its fsyncs. A
-        PASSIVE checkpoint never blocks the writer; the writer connection is told not
-        to checkpoint while this thread runs.
+        Otherwise SQLite checkpoints inside whichever commit takes the log past 1000
+        pages, and that commit (on the event loop) waits while the pages are copied
+        into the database file and both are fsynced. A PASSIVE checkpoint in this
+        thread never blocks the writer and does that work beforehand, so the commit
+        that crosses 1000 pages finds little or nothing left to copy. That commit's
+        own checkpoint still matters: the log is rewound only after a checkpoint has
+        copied every frame, which one running beside a busy writer seldom manages.
         """
         if self._sqlite_file is None or self._checkpointer is not None:
             return
@@ -287,18 +290,14 @@ class Store:
             target=self._checkpoint_loop, args=(interval,), name="rummykit-checkpoint", daemon=True
         )
         self._checkpointer.start()
-        with self._writer_lock:
-            self._drop_writer()  # the next one is opened without automatic checkpoints
 
     def stop_checkpointer(self) -> None:
-        """Stop the checkpoint thread (the writer checkpoints by itself again)."""
+        """Stop the checkpoint thread."""
         thread, self._checkpointer = self._checkpointer, None
         if thread is None:
             return
         self._checkpoint_stop.set()
         thread.join(timeout=30)
-        with self._writer_lock:
-            self._drop_writer()
 
     def checkpoint(self, connection: Any = None) -> tuple[int, int, int]:
         """One PASSIVE checkpoint of the SQLite log (on ``connection``, a DBAPI
@@ -336,22 +335,12 @@ class Store:
 
     def _writer_connection(self) -> Connection:
         if self._writer is None:
-            connection = self.engine.connect()
-            if self.is_sqlite:
-                pages = 0 if self._checkpointer is not None else 1000
-                connection.exec_driver_sql(f"PRAGMA wal_autocheckpoint={pages}")
-                connection.commit()
-            self._writer = connection
+            self._writer = self.engine.connect()
         return self._writer
 
     def _drop_writer(self) -> None:
         connection, self._writer = self._writer, None
         if connection is not None:
-            with contextlib.suppress(Exception):
-                if self.is_sqlite:
-                    # Back to the default before the connection returns to the pool.
-                    connection.exec_driver_sql("PRAGMA wal_autocheckpoint=1000")
-                    connection.commit()
             with contextlib.suppress(Exception):
                 connection.close()
 
