@@ -1,6 +1,7 @@
 """Group commit: an action is acknowledged only once a fresh connection can read it,
 many tables share a transaction, one bad request never sinks the others, the writer
-survives losing its connection, and SQLite checkpoints run outside the commits.
+survives losing its connection, SQLite's log stays bounded. A slow bot thinks in a
+thread while the other tables play on.
 
 Runs on SQLite, and on PostgreSQL too when RUMMYKIT_TEST_DATABASE_URL is set.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,6 +18,16 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from server_helpers import (
+    act,
+    choose,
+    create_table,
+    hello,
+    play_move,
+    receive_until,
+    start,
+    wait_my_turn,
+)
 from sqlalchemy import Connection, create_engine, func, select, text
 from sqlalchemy.exc import IntegrityError
 
@@ -228,3 +240,48 @@ def test_freeze_gc_moves_start_up_objects_out_of_collections(
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+class GatedBot:
+    """A bot that, once asked, thinks until the test lets it answer."""
+
+    name = "gated"
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.thinking = threading.Event()
+        self.gate = threading.Event()
+
+    def act(self, observation: Any, legal: Any) -> Any:
+        self.thinking.set()
+        assert self.gate.wait(timeout=60), "the test never let the bot answer"
+        return self.inner.act(observation, legal)
+
+
+def test_a_slow_bot_thinks_in_a_thread_while_other_tables_play(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(bot_thread_after=0.0)
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    slow_id, (slow_token,) = create_table(client, seed=3)
+    other_id, (other_token,) = create_table(client, seed=4)
+    gated = GatedBot(manager.tables[slow_id].seats[1].bot)
+    manager.tables[slow_id].seats[1].bot = gated
+    with client.websocket_connect(f"/ws/tables/{slow_id}") as slow:
+        hello(slow, slow_token)
+        view = start(slow)["view"]
+        for _ in range(10):
+            if view["current_player"] == 1:
+                break
+            view = play_move(slow, view)
+        # The bot is thinking, holding its own table's lock, in a worker thread...
+        assert gated.thinking.wait(timeout=60)
+        with client.websocket_connect(f"/ws/tables/{other_id}") as other:
+            # ... and the event loop serves another table meanwhile.
+            hello(other, other_token)
+            other_view = wait_my_turn(other, start(other)["view"])
+            assert act(other, choose(other_view), "o1")["type"] == "ack"
+        assert not gated.gate.is_set()
+        gated.gate.set()
+        message = receive_until(slow, lambda m: m["type"] == "update" and m["actor"] == 1)
+        assert message["by"] == "bot"

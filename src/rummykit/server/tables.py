@@ -7,7 +7,8 @@ taken under the lock is never followed by an event it already contains. Each cli
 gets its own seat's view (a spectator the public view) through its own bounded queue,
 so a slow client never holds up a table.
 
-Bots act from their seat's observation after ``bot_delay`` seconds. A human seat whose
+Bots act from their seat's observation after ``bot_delay`` seconds (a slow bot thinks
+in a worker thread, so that it never holds up the other tables). A human seat whose
 connections are all gone is held for ``seat_timeout`` seconds; after that, while some
 other human is at the table, a stand-in bot plays its turns until its owner returns.
 """
@@ -55,6 +56,11 @@ class ServerConfig:
     """Accept a ``seed`` when creating a table (tests only: a known seed shows the deck)."""
     client_queue: int = 256
     """Outgoing messages buffered per connection before a stalled client is dropped."""
+    bot_thread_after: float = 0.002
+    """Seconds of CPU a bot's decisions take on average above which that bot thinks in
+    a worker thread. A fast bot decides on the event loop (a thread hand-off would cost
+    more than its decision); a slow one (a solver taking seconds) would otherwise stop
+    every table while it thinks. 0: always in a thread."""
     freeze_gc: bool = False
     """After start-up, move every object alive into the garbage collector's permanent
     generation (``gc.freeze``), so that full collections, which stall the event loop for
@@ -235,6 +241,8 @@ class TableManager:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: set[asyncio.TimerHandle] = set()
         self._closing = False
+        self._bot_cost: dict[tuple[str, str], float] = {}
+        """Mean CPU seconds of a decision, per (variant, bot name)."""
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -732,6 +740,28 @@ class TableManager:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def _bot_decision(self, table: LiveTable, seat: int, bot: Any) -> JSON:
+        """The bot's action, decided on the loop or, for a slow bot, in a thread.
+
+        Called under the table lock, so the game does not change while the bot reads
+        it from another thread. The cost is the decision's CPU time in the thread that
+        made it (waiting for the GIL does not count), averaged per variant and bot.
+        """
+        key = (table.adapter.name, str(getattr(bot, "name", type(bot).__name__)))
+        cost = self._bot_cost.get(key, 0.0)
+
+        def decide() -> tuple[JSON, float]:
+            start = time.thread_time()
+            action = table.game.bot_action(seat, bot)
+            return action, time.thread_time() - start
+
+        if cost > self.config.bot_thread_after or self.config.bot_thread_after <= 0:
+            action, spent = await asyncio.to_thread(decide)
+        else:
+            action, spent = decide()
+        self._bot_cost[key] = 0.8 * cost + 0.2 * spent
+        return action
+
     async def _drive(self, table: LiveTable) -> None:
         while not self._closing:
             if self._automatic_player(table) is None:
@@ -744,7 +774,7 @@ class TableManager:
                     return
                 seat, bot, actor = player
                 try:
-                    action = table.game.bot_action(seat, bot)
+                    action = await self._bot_decision(table, seat, bot)
                     await self._apply_locked(table, seat, action, actor)
                 except Exception:
                     log.exception("bot at table %s seat %d failed", table.id, seat)
