@@ -89,6 +89,8 @@ class Totals:
     """Seconds of CPU this benchmark process used in the measured window."""
     load_before: float = 0.0
     load_after: float = 0.0
+    lateness: list[float] = field(default_factory=list)
+    """How late a 10 ms timer in this (client) process fired: the machine's own noise."""
 
 
 def is_loopback(host: str) -> bool:
@@ -262,6 +264,18 @@ class _ignore_timeout:  # noqa: N801 (used as a context manager, like contextlib
         return kind is TimeoutError
 
 
+async def probe(totals: Totals, clock: dict[str, float]) -> None:
+    """Sleep 10 ms again and again and record how late each wake-up is. On a shared
+    machine the operating system's scheduling alone delays processes by this much;
+    the server, another process on the same cores, is delayed likewise."""
+    while time.perf_counter() < clock["stop"]:
+        before = time.perf_counter()
+        await asyncio.sleep(0.01)
+        late = time.perf_counter() - before - 0.01
+        if clock["begin"] <= before < clock["stop"]:
+            totals.lateness.append(max(0.0, late))
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -313,6 +327,7 @@ async def run(
     # has come (a few seconds of grace, so slow replies are counted, not dropped).
     clock["stop_loop"] = loop.time() + args.warmup + args.duration + 10 + 1.5 * think_ms / 1000
     started.set()
+    prober = asyncio.ensure_future(probe(totals, clock))
     await asyncio.sleep(args.warmup)
     totals.load_before = load_average()
     cpu_before = cpu_seconds(server_pid)
@@ -324,6 +339,7 @@ async def run(
     totals.load_after = load_average()
     if cpu_before is not None and cpu_after is not None:
         totals.server_cpu = cpu_after - cpu_before
+    await prober
     _done, late = await asyncio.wait(tasks, timeout=15 + 1.5 * think_ms / 1000)
     for task in late:
         task.cancel()
@@ -431,13 +447,22 @@ def report(args: argparse.Namespace, totals: Totals) -> None:
             "(and the bot's reply)"
         )
     print(f"   benchmark client CPU        {100 * totals.client_cpu / elapsed:.0f}% of one core")
+    if totals.lateness:
+        print(
+            f"   10 ms timer lateness (ms)   p50 {_ms(totals.lateness, 0.5):.1f}  "
+            f"p99 {_ms(totals.lateness, 0.99):.1f}  (in the client: scheduling noise, "
+            "and at full speed the client's own load)"
+        )
     print(f"   errors                      {totals.errors or 'none'}", flush=True)
 
 
 def summary(args: argparse.Namespace, results: list[Totals]) -> None:
     print()
-    print("| load | moves/s | ack p50 | ack p99 | turn p99 | server CPU | client CPU | load avg |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| load | moves/s | ack p50 | ack p99 | turn p99 | server CPU | client CPU "
+        "| timer late p99 | load avg |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for totals in results:
         elapsed = totals.elapsed or args.duration
         model = "full speed" if totals.think_ms == 0 else f"think {totals.think_ms:g} ms"
@@ -445,7 +470,7 @@ def summary(args: argparse.Namespace, results: list[Totals]) -> None:
         print(
             f"| {model} | {len(totals.ack) / elapsed:.0f} | {_ms(totals.ack, 0.5):.1f} ms | "
             f"{_ms(totals.ack, 0.99):.1f} ms | {_ms(totals.turn, 0.99):.1f} ms | {server} | "
-            f"{100 * totals.client_cpu / elapsed:.0f}% | "
+            f"{100 * totals.client_cpu / elapsed:.0f}% | {_ms(totals.lateness, 0.99):.1f} ms | "
             f"{totals.load_before:.2f}-{totals.load_after:.2f} |"
         )
 
