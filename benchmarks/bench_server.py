@@ -51,6 +51,7 @@ import json
 import os
 import random
 import resource
+import secrets
 import signal
 import socket
 import subprocess
@@ -58,6 +59,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -350,17 +353,41 @@ async def run(
     return totals
 
 
+@contextmanager
+def fresh_database(args: argparse.Namespace, folder: Path, number: int) -> Iterator[str]:
+    """A database of its own for one run: a new SQLite file, or for PostgreSQL a new
+    schema, dropped afterwards (a server resumes every unfinished table it finds, so
+    the tables of an earlier run would be measured too)."""
+    if not args.database_url or args.database_url.startswith("sqlite"):
+        yield f"sqlite:///{folder / f'bench-{number}.db'}"
+        return
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    schema = f"rk_bench_{secrets.token_hex(4)}"
+    admin = create_engine(args.database_url)
+    with admin.begin() as connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    url = make_url(args.database_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+        admin.dispose()
+
+
 def one_run(args: argparse.Namespace, think_ms: float, folder: Path, number: int) -> Totals:
     if args.url:
         return asyncio.run(run(args, args.url.rstrip("/"), None, think_ms))
     port = free_port()
-    database = args.database_url or f"sqlite:///{folder / f'bench-{number}.db'}"
     extra = ("--no-ws-compression",) if args.no_compression else ()
-    process = start_server(port, database, *extra)
-    try:
-        return asyncio.run(run(args, f"http://127.0.0.1:{port}", process.pid, think_ms))
-    finally:
-        stop_server(process)
+    with fresh_database(args, folder, number) as database:
+        process = start_server(port, database, *extra)
+        try:
+            return asyncio.run(run(args, f"http://127.0.0.1:{port}", process.pid, think_ms))
+        finally:
+            stop_server(process)
 
 
 def main() -> None:
@@ -379,8 +406,8 @@ def main() -> None:
     parser.add_argument("--url", help="a server already running on this machine (loopback)")
     parser.add_argument(
         "--database-url",
-        help="the server's database (default: a fresh SQLite file); loopback only, and "
-        "the benchmark's tables stay in it",
+        help="the server's database (default: a fresh SQLite file per run); a PostgreSQL "
+        "URL on this machine gets a fresh schema per run, dropped afterwards",
     )
     parser.add_argument(
         "--no-compression",
