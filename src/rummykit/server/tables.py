@@ -16,6 +16,7 @@ other human is at the table, a stand-in bot plays its turns until its owner retu
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import hmac
@@ -57,7 +58,7 @@ class ServerConfig:
     client_queue: int = 256
     """Outgoing messages buffered per connection before a stalled client is dropped."""
     bot_thread_after: float = 0.002
-    """Seconds of CPU a bot's decisions take on average above which that bot thinks in
+    """Seconds a bot's decisions take (the median of its last five) above which it thinks in
     a worker thread. A fast bot decides on the event loop (a thread hand-off would cost
     more than its decision); a slow one (a solver taking seconds) would otherwise stop
     every table while it thinks. 0: always in a thread."""
@@ -241,8 +242,8 @@ class TableManager:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: set[asyncio.TimerHandle] = set()
         self._closing = False
-        self._bot_cost: dict[tuple[str, str], float] = {}
-        """Mean CPU seconds of a decision, per (variant, bot name)."""
+        self._bot_cost: dict[tuple[str, str], collections.deque[float]] = {}
+        """Seconds the last decisions took, per (variant, bot name)."""
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -744,22 +745,28 @@ class TableManager:
         """The bot's action, decided on the loop or, for a slow bot, in a thread.
 
         Called under the table lock, so the game does not change while the bot reads
-        it from another thread. The cost is the decision's CPU time in the thread that
-        made it (waiting for the GIL does not count), averaged per variant and bot.
+        it from another thread. A bot thinks in a thread while the median of its last
+        five decisions (per variant and bot) took over ``bot_thread_after``: a median,
+        because on a loaded machine the process is descheduled now and then, and one
+        such decision must not send a fast bot to the thread. Wall time, because
+        reading a CPU clock is a system call (on a loaded virtual machine py-spy found
+        the server inside it a third of the time); in a thread it includes waiting for
+        the GIL.
         """
         key = (table.adapter.name, str(getattr(bot, "name", type(bot).__name__)))
-        cost = self._bot_cost.get(key, 0.0)
+        recent = self._bot_cost.get(key)
+        if recent is None:
+            recent = self._bot_cost[key] = collections.deque(maxlen=5)
+        limit = self.config.bot_thread_after
+        slow = limit <= 0 or (bool(recent) and sorted(recent)[len(recent) // 2] > limit)
 
         def decide() -> tuple[JSON, float]:
-            start = time.thread_time()
+            start = time.perf_counter()
             action = table.game.bot_action(seat, bot)
-            return action, time.thread_time() - start
+            return action, time.perf_counter() - start
 
-        if cost > self.config.bot_thread_after or self.config.bot_thread_after <= 0:
-            action, spent = await asyncio.to_thread(decide)
-        else:
-            action, spent = decide()
-        self._bot_cost[key] = 0.8 * cost + 0.2 * spent
+        action, spent = await asyncio.to_thread(decide) if slow else decide()
+        recent.append(spent)
         return action
 
     async def _drive(self, table: LiveTable) -> None:
