@@ -32,6 +32,7 @@ from sqlalchemy import Connection, create_engine, func, select, text
 from sqlalchemy.exc import IntegrityError
 
 from rummykit.server.store import (
+    WRITER_CHECKPOINT_PAGES,
     ActionRow,
     CommitQueue,
     Store,
@@ -176,7 +177,7 @@ def test_sqlite_checkpoints_keep_the_log_bounded(tmp_path: Path) -> None:
     store = Store(url)
     store.create_schema()
     writer = CommitQueue(store)
-    moves = 1500
+    moves = 3000
     log_file = tmp_path / "tables.db-wal"
 
     async def main() -> int:
@@ -192,8 +193,8 @@ def test_sqlite_checkpoints_keep_the_log_bounded(tmp_path: Path) -> None:
         return largest
 
     largest = asyncio.run(main())
-    # Three or more pages a commit: a log never rewound would pass 18 MB.
-    assert largest < 2000 * (4096 + 24)
+    # Three or more pages a commit: a log never rewound would pass 36 MB.
+    assert largest < (WRITER_CHECKPOINT_PAGES + 1000) * (4096 + 24)
     busy, log, done = store.checkpoint()
     assert busy == 0 and log == done  # everything committed reached the database file
     store.dispose()

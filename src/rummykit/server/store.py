@@ -207,6 +207,11 @@ _UPDATE_STATUS = (
 )
 
 
+WRITER_CHECKPOINT_PAGES = 4000
+"""Log pages after which the SQLite writer checkpoints (and so rewinds the log) itself,
+while the checkpoint thread runs (SQLite's default is 1000)."""
+
+
 def _placeholders(sql: str, paramstyle: str) -> str:
     """The statement in the driver's own placeholder style (``?`` or ``%s``)."""
     if paramstyle == "qmark":
@@ -279,9 +284,10 @@ class Store:
         pages, and that commit (on the event loop) waits while the pages are copied
         into the database file and both are fsynced. A PASSIVE checkpoint in this
         thread never blocks the writer and does that work beforehand, so the commit
-        that crosses 1000 pages finds little or nothing left to copy. That commit's
-        own checkpoint still matters: the log is rewound only after a checkpoint has
-        copied every frame, which one running beside a busy writer seldom manages.
+        that crosses the limit (4000 pages while this thread runs) finds little or
+        nothing left to copy. That commit's own checkpoint still matters: the log is
+        rewound only after a checkpoint has copied every frame, which one running
+        beside a busy writer seldom manages.
         """
         if self._sqlite_file is None or self._checkpointer is not None:
             return
@@ -290,6 +296,8 @@ class Store:
             target=self._checkpoint_loop, args=(interval,), name="rummykit-checkpoint", daemon=True
         )
         self._checkpointer.start()
+        with self._writer_lock:
+            self._drop_writer()  # the next one checkpoints less often
 
     def stop_checkpointer(self) -> None:
         """Stop the checkpoint thread."""
@@ -298,6 +306,8 @@ class Store:
             return
         self._checkpoint_stop.set()
         thread.join(timeout=30)
+        with self._writer_lock:
+            self._drop_writer()
 
     def checkpoint(self, connection: Any = None) -> tuple[int, int, int]:
         """One PASSIVE checkpoint of the SQLite log (on ``connection``, a DBAPI
@@ -335,12 +345,24 @@ class Store:
 
     def _writer_connection(self) -> Connection:
         if self._writer is None:
-            self._writer = self.engine.connect()
+            connection = self.engine.connect()
+            if self.is_sqlite:
+                # With the checkpointer copying ahead, the writer's own checkpoint is
+                # only there to rewind the log, but it still fsyncs on the event loop:
+                # let the log grow to 16 MB (4000 pages) between two of them.
+                pages = WRITER_CHECKPOINT_PAGES if self._checkpointer is not None else 1000
+                connection.exec_driver_sql(f"PRAGMA wal_autocheckpoint={pages}")
+                connection.commit()
+            self._writer = connection
         return self._writer
 
     def _drop_writer(self) -> None:
         connection, self._writer = self._writer, None
         if connection is not None:
+            with contextlib.suppress(Exception):
+                if self.is_sqlite:  # SQLite's default again, before it goes to the pool
+                    connection.exec_driver_sql("PRAGMA wal_autocheckpoint=1000")
+                    connection.commit()
             with contextlib.suppress(Exception):
                 connection.close()
 
