@@ -439,8 +439,7 @@ def main() -> None:
                 totals = one_run(args, think, Path(folder), len(results))
                 results.append(totals)
                 report(args, totals)
-    if len(results) > 1:
-        summary(args, results)
+    summary(args, results)
 
 
 def _ms(values: list[float], fraction: float) -> float:
