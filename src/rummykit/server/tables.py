@@ -244,6 +244,7 @@ class TableManager:
         self._closing = False
         self._bot_cost: dict[tuple[str, str], collections.deque[float]] = {}
         """Seconds the last decisions took, per (variant, bot name)."""
+        self._threaded_bots: set[tuple[str, str]] = set()
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -767,6 +768,15 @@ class TableManager:
 
         action, spent = await asyncio.to_thread(decide) if slow else decide()
         recent.append(spent)
+        if slow != (key in self._threaded_bots):
+            (self._threaded_bots.add if slow else self._threaded_bots.discard)(key)
+            log.info(
+                "%s bot %r now thinks %s (median of its last decisions %.1f ms)",
+                key[0],
+                key[1],
+                "in a worker thread" if slow else "on the event loop",
+                1000 * sorted(recent)[len(recent) // 2],
+            )
         return action
 
     async def _drive(self, table: LiveTable) -> None:
