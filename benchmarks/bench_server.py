@@ -25,9 +25,12 @@ Two load models, because they answer different questions:
   measures *latency* at that many concurrent tables.
 
 ``--think-ms 0,1000`` runs both, each on a fresh server and database, and prints one
-line per run with the machine's load average. The benchmark client is itself one
-Python process on the same machine: its CPU share is printed too, because at full speed
-it competes with the server for the cores. Figures are information, never pass/fail.
+line per run with the machine's load average. The server runs with ``--bot-delay 0``
+(bots answer at once, which is harder on it than the default 0.6 s). The benchmark
+client is itself one Python process on the same machine: its CPU share is printed too,
+because at full speed it competes with the server for the cores, and so is how late a
+10 ms timer fires in it, which is the scheduling noise of a shared machine (the server
+suffers it too). Figures are information, never pass/fail.
 
 Everything is bounded: ``--clients`` connections (default 200, at most 2000),
 ``--duration`` seconds of measured play (default 20, at most 600) after ``--warmup``
