@@ -177,6 +177,13 @@ def serve(
     ws_compression: Annotated[
         bool, typer.Option(help="Compress websocket messages (permessage-deflate).")
     ] = True,
+    sqlite_synchronous: Annotated[
+        str,
+        typer.Option(
+            help="SQLite durability: normal survives a killed server process; full also "
+            "an operating-system crash or power cut (an fsync per group commit).",
+        ),
+    ] = "normal",
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
     """Host tables: the lobby, the websocket protocol and the browser table."""
@@ -193,6 +200,9 @@ def serve(
         )
         raise typer.Exit(2) from None
     url = database_url or os.environ.get("RUMMYKIT_DATABASE_URL") or "sqlite:///rummykit.db"
+    if sqlite_synchronous.upper() not in ("NORMAL", "FULL"):
+        typer.echo("--sqlite-synchronous is normal or full", err=True)
+        raise typer.Exit(2)
     config = ServerConfig(
         database_url=url,
         seat_timeout=seat_timeout,
@@ -201,6 +211,8 @@ def serve(
         rate_per_second=rate_limit,
         rate_burst=max(1, int(rate_limit * 2)),
         allow_seed=allow_seed,
+        freeze_gc=True,
+        sqlite_synchronous=sqlite_synchronous.upper(),
     )
     typer.echo(f"rummykit table server on http://{host}:{port}/ (database {url.split('@')[-1]})")
     uvicorn.run(

@@ -9,12 +9,16 @@ from __future__ import annotations
 import json
 import os
 import signal
+import threading
+import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
 from server_helpers import free_port, post, server_process
+
+from rummykit.server.store import Store
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
@@ -135,3 +139,83 @@ def test_a_waiting_table_survives_a_kill(database_url: str, tmp_path: Path) -> N
         assert snapshot["table"]["status"] == "playing"
         for player in players:
             player.close()
+
+
+def test_sigkill_while_many_tables_play_loses_no_acknowledged_move(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Moves of several tables are in flight (and share group commits) when the server
+    is killed: every move that was acknowledged is in the database, in order."""
+    port = free_port()
+    log = tmp_path / "server.log"
+    tables = 6
+    acked: dict[str, int] = {}
+    with server_process(database_url, port, log) as process:
+        players = []
+        tokens = []
+        for index in range(tables):
+            created = post(port, "/api/tables", {"variant": "gin", "seed": 500 + index})
+            tokens.append(created["invites"][0]["token"])
+            player = Player(port, created["table"]["id"], tokens[-1])
+            player.ws.send(json.dumps({"type": "start", "id": "s"}))
+            player.until(lambda m: m["type"] == "snapshot")
+            players.append(player)
+
+        def play(player: Player, table_id: str) -> None:
+            number = 0
+            try:
+                while True:
+                    view = player.wait_turn()
+                    if view["is_over"]:
+                        return
+                    number += 1
+                    request_id = f"m{number}"
+                    action = first_legal(view)
+                    player.ws.send(json.dumps({"type": "act", "id": request_id, "action": action}))
+                    ack = player.until(lambda m, r=request_id: m["type"] == "ack" and m["id"] == r)
+                    acked[table_id] = ack["seq"]
+                    player.until(lambda m, s=ack["seq"]: m["type"] == "update" and m["seq"] == s)
+            except Exception:  # the server is gone
+                return
+
+        ids = [player.welcome["table"]["id"] for player in players]
+        threads = [
+            threading.Thread(target=play, args=(player, table_id), daemon=True)
+            for player, table_id in zip(players, ids, strict=True)
+        ]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 120
+        while min((acked.get(table_id, 0) for table_id in ids), default=0) < 6:
+            assert time.monotonic() < deadline, f"the tables did not get going: {acked}"
+            time.sleep(0.01)
+        # Killed while every player keeps sending: no goodbye, no flush, no shutdown.
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+        for thread in threads:
+            thread.join(timeout=30)
+        for player in players:
+            player.close()
+        last_acked = dict(acked)
+
+    store = Store(database_url)
+    try:
+        logged = {}
+        for table_id in ids:
+            row = store.load(table_id)
+            assert row is not None
+            seqs = [action.seq for action in row.actions]
+            assert seqs == list(range(1, len(seqs) + 1))
+            assert row.action_count == len(seqs)
+            assert len(seqs) >= last_acked[table_id], (table_id, seqs, last_acked)
+            logged[table_id] = len(seqs)
+    finally:
+        store.dispose()
+    with server_process(database_url, port, log):
+        for table_id, token in zip(ids, tokens, strict=True):
+            again = Player(port, table_id, token)
+            # The restarted server resumes from the log (the bot may have moved since).
+            assert again.welcome["seq"] >= logged[table_id]
+            assert again.welcome["table"]["status"] == "playing"
+            again.close()
+    assert "Traceback" not in log.read_text()

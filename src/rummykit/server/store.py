@@ -4,10 +4,19 @@ A table is one row (variant, rules, seed, seats, status) and its accepted action
 ordered rows ``(table_id, seq)``. The game state is never stored: it is the replay of
 (rules, seed, actions), so a restarted server rebuilds every table exactly.
 
-Writes go through one :class:`CommitQueue` thread that groups whatever is waiting into
-one transaction (group commit): an action is acknowledged and broadcast only after the
-transaction holding it has committed, and many tables share each commit. SQLite runs in
-WAL mode with ``synchronous=NORMAL``, which survives a killed process.
+Writes go through one :class:`CommitQueue` that groups whatever is waiting into one
+transaction (group commit): an action is acknowledged and broadcast only after the
+transaction holding it has committed, and many tables share each commit. The queue
+keeps one connection of its own, and appends actions with prepared driver-level
+``executemany`` statements (no ORM objects, no per-action SQL compilation).
+
+SQLite runs in WAL mode with ``synchronous=NORMAL`` by default: a commit is in the
+write-ahead log when it returns, so it survives the server process being killed at any
+moment (what the restart tests check); an operating-system crash or a power cut may
+lose the last commits, never corrupt the file. ``synchronous=FULL`` (``rummykit serve
+--sqlite-synchronous full``) also survives those, at the cost of an fsync per commit.
+Checkpoints (copying the log into the database file, with its fsyncs) are done ahead
+by a thread of their own, so the commits on the event loop seldom wait for one.
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import queue
 import threading
 import time
@@ -34,7 +44,6 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    bindparam,
     create_engine,
     event,
     insert,
@@ -43,14 +52,18 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
+log = logging.getLogger("rummykit.server")
+
 __all__ = [
     "DEFAULT_DATABASE_URL",
+    "SQLITE_SYNCHRONOUS",
     "ActionRow",
     "AppendAction",
     "CommitQueue",
     "Store",
     "TableRow",
     "actions_table",
+    "encode_summary",
     "metadata",
     "tables_table",
 ]
@@ -123,8 +136,8 @@ class TableRow:
     actions: list[ActionRow] = field(default_factory=list)
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+_dumps = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
+"""Canonical compact JSON for the stored columns (one encoder, not one per call)."""
 
 
 def _row_to_table(row: Any) -> TableRow:
@@ -146,13 +159,23 @@ def _row_to_table(row: Any) -> TableRow:
     )
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
+SQLITE_SYNCHRONOUS = ("NORMAL", "FULL")
+"""The ``synchronous`` settings offered: NORMAL survives a killed process, FULL also an
+operating-system crash or a power cut."""
+
+
+def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
+    def pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        # After a checkpoint the log is rewound, not shrunk; keep its file bounded.
+        cursor.execute("PRAGMA journal_size_limit=67108864")
+        cursor.close()
+
+    return pragmas
 
 
 Operation = Callable[[Connection], None]
@@ -160,69 +183,199 @@ Operation = Callable[[Connection], None]
 
 @dataclass(frozen=True, slots=True)
 class AppendAction:
-    """An action row to insert and its table row's new counters (batched together)."""
+    """An action row to insert and its table row's new counters (batched together).
 
-    action: dict[str, Any]
-    table: dict[str, Any]
+    Plain tuples in the order of the prepared statements below: a busy server makes
+    thousands of these a second.
+    """
+
+    action: tuple[str, int, int, str, str, float]
+    """``table_id, seq, seat, action, actor, created_at``."""
+    counters: tuple[Any, ...]
+    """``action_count, updated_at, summary[, status, finished_at], id``."""
+    status: str | None
 
 
-_INSERT_ACTION = insert(actions_table)
-_UPDATE_PLAYING = (
-    update(tables_table)
-    .where(tables_table.c.id == bindparam("b_id"))
-    .values(
-        action_count=bindparam("b_count"),
-        updated_at=bindparam("b_updated"),
-        summary=bindparam("b_summary"),
-    )
+_INSERT_ACTION = (
+    "INSERT INTO rk_actions (table_id, seq, seat, action, actor, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?)"
 )
+_UPDATE_PLAYING = "UPDATE rk_tables SET action_count = ?, updated_at = ?, summary = ? WHERE id = ?"
 _UPDATE_STATUS = (
-    update(tables_table)
-    .where(tables_table.c.id == bindparam("b_id"))
-    .values(
-        action_count=bindparam("b_count"),
-        updated_at=bindparam("b_updated"),
-        summary=bindparam("b_summary"),
-        status=bindparam("b_status"),
-        finished_at=bindparam("b_finished"),
-    )
+    "UPDATE rk_tables SET action_count = ?, updated_at = ?, summary = ?, status = ?, "
+    "finished_at = ? WHERE id = ?"
 )
 
 
-def _flush_appends(connection: Connection, appends: Sequence[AppendAction]) -> None:
-    if not appends:
-        return
-    connection.execute(_INSERT_ACTION, [append.action for append in appends])
-    plain = [append.table for append in appends if append.table["b_status"] is None]
-    changed = [append.table for append in appends if append.table["b_status"] is not None]
-    if plain:
-        connection.execute(_UPDATE_PLAYING, plain)
-    if changed:
-        connection.execute(_UPDATE_STATUS, changed)
+WRITER_CHECKPOINT_PAGES = 4000
+"""Log pages after which the SQLite writer checkpoints (and so rewinds the log) itself,
+while the checkpoint thread runs (SQLite's default is 1000)."""
+
+
+def _placeholders(sql: str, paramstyle: str) -> str:
+    """The statement in the driver's own placeholder style (``?`` or ``%s``)."""
+    if paramstyle == "qmark":
+        return sql
+    if paramstyle in ("format", "pyformat"):
+        return sql.replace("?", "%s")
+    raise ValueError(f"unsupported DBAPI paramstyle {paramstyle!r}")
+
+
+def encode_summary(summary: Mapping[str, Any]) -> str:
+    """A table summary as stored in its row."""
+    return _dumps(summary)
 
 
 class Store:
     """Tables and action logs in one database, given by a SQLAlchemy URL."""
 
-    def __init__(self, url: str = DEFAULT_DATABASE_URL) -> None:
+    def __init__(
+        self, url: str = DEFAULT_DATABASE_URL, *, sqlite_synchronous: str = "NORMAL"
+    ) -> None:
         parsed = make_url(url)
         self.url = url
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        synchronous = sqlite_synchronous.upper()
+        if synchronous not in SQLITE_SYNCHRONOUS:
+            raise ValueError(
+                f"sqlite synchronous must be one of {', '.join(SQLITE_SYNCHRONOUS)}, "
+                f"not {sqlite_synchronous!r}"
+            )
+        self.sqlite_synchronous = synchronous
         if self.is_sqlite:
             self.engine: Engine = create_engine(
                 url, connect_args={"check_same_thread": False, "timeout": 10}
             )
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", _sqlite_pragmas(synchronous))
         else:
             self.engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+        paramstyle = self.engine.dialect.paramstyle
+        self._sql_insert = _placeholders(_INSERT_ACTION, paramstyle)
+        self._sql_playing = _placeholders(_UPDATE_PLAYING, paramstyle)
+        self._sql_status = _placeholders(_UPDATE_STATUS, paramstyle)
+        # The writer's own connection (run_batch runs on one thread at a time: the
+        # CommitQueue's); the lock only guards against misuse.
+        self._writer: Connection | None = None
+        self._writer_lock = threading.Lock()
+        self._checkpointer: threading.Thread | None = None
+        self._checkpoint_stop = threading.Event()
+        file = parsed.database if self.is_sqlite else None
+        self._sqlite_file = (
+            file if file and file != ":memory:" and "mode=memory" not in url else None
+        )
 
     def create_schema(self) -> None:
         """Create the tables if they are missing (idempotent)."""
         metadata.create_all(self.engine)
 
     def dispose(self) -> None:
-        """Close every pooled connection."""
+        """Stop the checkpointer, close the writer's and every pooled connection."""
+        self.stop_checkpointer()
+        with self._writer_lock:
+            self._drop_writer()
         self.engine.dispose()
+
+    # -- checkpoints (SQLite) -----------------------------------------------------------
+
+    def start_checkpointer(self, interval: float = 0.25) -> None:
+        """Checkpoint the SQLite log from a thread of its own every ``interval`` seconds.
+
+        Otherwise SQLite checkpoints inside whichever commit takes the log past 1000
+        pages, and that commit (on the event loop) waits while the pages are copied
+        into the database file and both are fsynced. A PASSIVE checkpoint in this
+        thread never blocks the writer and does that work beforehand, so the commit
+        that crosses the limit (4000 pages while this thread runs) finds little or
+        nothing left to copy. That commit's own checkpoint still matters: the log is
+        rewound only after a checkpoint has copied every frame, which one running
+        beside a busy writer seldom manages.
+        """
+        if self._sqlite_file is None or self._checkpointer is not None:
+            return
+        self._checkpoint_stop.clear()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_loop, args=(interval,), name="rummykit-checkpoint", daemon=True
+        )
+        self._checkpointer.start()
+        with self._writer_lock:
+            self._drop_writer()  # the next one checkpoints less often
+
+    def stop_checkpointer(self) -> None:
+        """Stop the checkpoint thread."""
+        thread, self._checkpointer = self._checkpointer, None
+        if thread is None:
+            return
+        self._checkpoint_stop.set()
+        thread.join(timeout=30)
+        with self._writer_lock:
+            self._drop_writer()
+
+    def checkpoint(self, connection: Any = None) -> tuple[int, int, int]:
+        """One PASSIVE checkpoint of the SQLite log (on ``connection``, a DBAPI
+        connection, or a pooled one): SQLite's ``(busy, log frames, frames copied)``."""
+        own = connection is None
+        raw = self.engine.raw_connection() if own else connection
+        try:
+            cursor = raw.cursor()
+            try:
+                cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                row = cursor.fetchone()
+            finally:
+                cursor.close()
+            if row is None:  # not in WAL mode: nothing to checkpoint
+                return 0, 0, 0
+            return int(row[0]), int(row[1]), int(row[2])
+        finally:
+            if own:
+                raw.close()
+
+    def _checkpoint_loop(self, interval: float) -> None:
+        connection = self.engine.raw_connection()
+        try:
+            while not self._checkpoint_stop.wait(interval):
+                try:
+                    self.checkpoint(connection)
+                except Exception:  # a busy or failing checkpoint is retried next time
+                    log.warning("SQLite checkpoint failed; retrying", exc_info=True)
+            with contextlib.suppress(Exception):
+                self.checkpoint(connection)
+        finally:
+            connection.close()
+
+    # -- the writer's connection ------------------------------------------------------
+
+    def _writer_connection(self) -> Connection:
+        if self._writer is None:
+            connection = self.engine.connect()
+            if self.is_sqlite:
+                # With the checkpointer copying ahead, the writer's own checkpoint is
+                # only there to rewind the log, but it still fsyncs on the event loop:
+                # let the log grow to 16 MB (4000 pages) between two of them.
+                pages = WRITER_CHECKPOINT_PAGES if self._checkpointer is not None else 1000
+                connection.exec_driver_sql(f"PRAGMA wal_autocheckpoint={pages}")
+                connection.commit()
+            self._writer = connection
+        return self._writer
+
+    def _drop_writer(self) -> None:
+        connection, self._writer = self._writer, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                if self.is_sqlite:  # SQLite's default again, before it goes to the pool
+                    connection.exec_driver_sql("PRAGMA wal_autocheckpoint=1000")
+                    connection.commit()
+            with contextlib.suppress(Exception):
+                connection.close()
+
+    def _flush_appends(self, connection: Connection, appends: Sequence[AppendAction]) -> None:
+        if not appends:
+            return
+        connection.exec_driver_sql(self._sql_insert, [append.action for append in appends])
+        plain = [append.counters for append in appends if append.status is None]
+        changed = [append.counters for append in appends if append.status is not None]
+        if plain:
+            connection.exec_driver_sql(self._sql_playing, plain)
+        if changed:
+            connection.exec_driver_sql(self._sql_status, changed)
 
     # -- writes (each returns an operation for :class:`CommitQueue`) --------------------
 
@@ -273,44 +426,47 @@ class Store:
         row: ActionRow,
         *,
         status: str | None = None,
-        summary: Mapping[str, Any] | None = None,
+        summary: Mapping[str, Any] | str | None = None,
     ) -> AppendAction:
-        """Append an action row and move the table's counters (and status) with it."""
-        return AppendAction(
-            action={
-                "table_id": table_id,
-                "seq": row.seq,
-                "seat": row.seat,
-                "action": _dumps(row.action),
-                "actor": row.actor,
-                "created_at": row.created_at,
-            },
-            table={
-                "b_id": table_id,
-                "b_count": row.seq,
-                "b_updated": row.created_at,
-                "b_summary": None if summary is None else _dumps(summary),
-                "b_status": status,
-                "b_finished": row.created_at if status == "finished" else None,
-            },
-        )
+        """Append an action row and move the table's counters (and status) with it.
+
+        ``summary`` may come encoded already (:func:`encode_summary`): it changes only
+        when a hand ends, so callers keep its text rather than encode it per action.
+        """
+        encoded = summary if summary is None or isinstance(summary, str) else _dumps(summary)
+        counters: tuple[Any, ...]
+        if status is None:
+            counters = (row.seq, row.created_at, encoded, table_id)
+        else:
+            finished = row.created_at if status == "finished" else None
+            counters = (row.seq, row.created_at, encoded, status, finished, table_id)
+        action = (table_id, row.seq, row.seat, _dumps(row.action), row.actor, row.created_at)
+        return AppendAction(action=action, counters=counters, status=status)
 
     def run_batch(self, operations: Sequence[Operation | AppendAction]) -> None:
         """Run operations in one transaction (all or nothing), in order.
 
         Consecutive action appends go to the database as two executemany statements,
         whatever their number: the hot path of a busy server costs two round trips.
+        Runs on the writer's own connection; after a failure that connection is
+        replaced (it may be the connection that failed).
         """
-        with self.engine.begin() as connection:
-            appends: list[AppendAction] = []
-            for operation in operations:
-                if isinstance(operation, AppendAction):
-                    appends.append(operation)
-                    continue
-                _flush_appends(connection, appends)
-                appends = []
-                operation(connection)
-            _flush_appends(connection, appends)
+        with self._writer_lock:
+            connection = self._writer_connection()
+            try:
+                with connection.begin():
+                    appends: list[AppendAction] = []
+                    for operation in operations:
+                        if isinstance(operation, AppendAction):
+                            appends.append(operation)
+                            continue
+                        self._flush_appends(connection, appends)
+                        appends = []
+                        operation(connection)
+                    self._flush_appends(connection, appends)
+            except BaseException:
+                self._drop_writer()
+                raise
 
     # -- reads --------------------------------------------------------------------------
 
@@ -368,16 +524,20 @@ class CommitQueue:
 
     Whatever is submitted while a commit runs goes into the next one, so many tables
     share each transaction. For PostgreSQL the transactions run in one writer thread
-    (the event loop never waits on the network). For SQLite, a local file, they run on
-    the event loop itself right after the current batch of callbacks: a commit there
-    takes well under a millisecond, and a second thread would only contend for the GIL
-    with the loop (each SQLite call releases and re-takes it).
+    (the event loop never waits on the network). For SQLite with ``synchronous=NORMAL``,
+    a local file and no fsync per commit, they run on the event loop itself right after
+    the current batch of callbacks: a commit there takes well under a millisecond, and
+    a second thread would only contend for the GIL with the loop (each SQLite call
+    releases and re-takes it). ``synchronous=FULL`` fsyncs every commit, so that runs
+    in the writer thread too.
     """
 
     def __init__(self, store: Store, *, max_batch: int = 256, inline: bool | None = None) -> None:
         self.store = store
         self.max_batch = max_batch
-        self.inline = store.is_sqlite if inline is None else inline
+        if inline is None:
+            inline = store.is_sqlite and store.sqlite_synchronous == "NORMAL"
+        self.inline = inline
         self._queue: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._pending: list[tuple[list[Operation | AppendAction], asyncio.Future[None]]] = []
@@ -385,17 +545,19 @@ class CommitQueue:
         self.commits = 0
 
     def start(self) -> None:
-        """Start the writer thread (not needed inline)."""
+        """Start the writer thread (not needed inline) and SQLite's checkpointer."""
+        self.store.start_checkpointer()
         if self._thread is None and not self.inline:
             self._thread = threading.Thread(target=self._run, name="rummykit-commit", daemon=True)
             self._thread.start()
 
     def stop(self) -> None:
-        """Finish what is queued, then stop the writer thread."""
+        """Finish what is queued, then stop the writer thread and the checkpointer."""
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join(timeout=30)
             self._thread = None
+        self.store.stop_checkpointer()
 
     async def commit(self, *operations: Operation | AppendAction) -> None:
         """Run ``operations`` in a transaction; return once it has committed.

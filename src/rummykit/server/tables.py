@@ -7,7 +7,8 @@ taken under the lock is never followed by an event it already contains. Each cli
 gets its own seat's view (a spectator the public view) through its own bounded queue,
 so a slow client never holds up a table.
 
-Bots act from their seat's observation after ``bot_delay`` seconds. A human seat whose
+Bots act from their seat's observation after ``bot_delay`` seconds (a slow bot thinks
+in a worker thread, so that it never holds up the other tables). A human seat whose
 connections are all gone is held for ``seat_timeout`` seconds; after that, while some
 other human is at the table, a stand-in bot plays its turns until its owner returns.
 """
@@ -15,6 +16,7 @@ other human is at the table, a stand-in bot plays its turns until its owner retu
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import hmac
@@ -29,7 +31,7 @@ from typing import Any
 
 from rummykit.core import IllegalActionError, InvalidActionError
 from rummykit.server.protocol import PROTOCOL_VERSION, ServerError
-from rummykit.server.store import ActionRow, CommitQueue, Store, TableRow
+from rummykit.server.store import ActionRow, CommitQueue, Store, TableRow, encode_summary
 from rummykit.server.variants import Game, VariantAdapter, get_adapter
 
 __all__ = ["Client", "LiveTable", "Seat", "ServerConfig", "TableManager", "hash_token"]
@@ -55,6 +57,23 @@ class ServerConfig:
     """Accept a ``seed`` when creating a table (tests only: a known seed shows the deck)."""
     client_queue: int = 256
     """Outgoing messages buffered per connection before a stalled client is dropped."""
+    bot_thread_after: float = 0.002
+    """Seconds a bot's decisions take (the median of its last five) above which it thinks in
+    a worker thread. A fast bot decides on the event loop (a thread hand-off would cost
+    more than its decision); a slow one (a solver taking seconds) would otherwise stop
+    every table while it thinks. 0: always in a thread."""
+    freeze_gc: bool = False
+    """After start-up, move every object alive into the garbage collector's permanent
+    generation (``gc.freeze``), so that full collections, which stall the event loop for
+    every table, only walk what was made since. For a server process (``rummykit
+    serve``), not for a process that creates many apps (tests)."""
+    sqlite_synchronous: str = "NORMAL"
+    """SQLite's ``synchronous``: NORMAL survives a killed server process, FULL also a
+    power cut (an fsync per commit). Ignored for PostgreSQL."""
+
+
+encode_json = json.JSONEncoder(separators=(",", ":")).encode
+"""Compact JSON for outgoing messages (one encoder object, not one per message)."""
 
 
 def hash_token(token: str) -> str:
@@ -82,10 +101,15 @@ class Client:
 
     def send(self, message: JSON) -> None:
         """Queue a message; a client too slow to take its messages is disconnected."""
+        if not self.closed:
+            self.send_text(encode_json(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue an encoded message (one encoding shared by the clients of a seat)."""
         if self.closed:
             return
         try:
-            self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.close("too slow: outgoing queue full")
 
@@ -181,6 +205,15 @@ class LiveTable:
         self.created_at = row.created_at
         self.lock = asyncio.Lock()
         self.driver: asyncio.Task[None] | None = None
+        self.summary: tuple[JSON, str] | None = None
+        """The last summary stored, and its encoding."""
+
+    def summary_text(self) -> str:
+        """The game's summary, encoded for its row (re-encoded only when it changed)."""
+        summary = self.game.summary()
+        if self.summary is None or self.summary[0] != summary:
+            self.summary = (summary, encode_summary(summary))
+        return self.summary[1]
 
     @property
     def seq(self) -> int:
@@ -209,6 +242,9 @@ class TableManager:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._timers: set[asyncio.TimerHandle] = set()
         self._closing = False
+        self._bot_cost: dict[tuple[str, str], collections.deque[float]] = {}
+        """Seconds the last decisions took, per (variant, bot name)."""
+        self._threaded_bots: set[tuple[str, str]] = set()
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -598,7 +634,7 @@ class TableManager:
         status = "finished" if game.is_over else None
         try:
             await self.writer.commit(
-                self.store.append_action(table.id, row, status=status, summary=game.summary())
+                self.store.append_action(table.id, row, status=status, summary=table.summary_text())
             )
         except Exception:
             log.exception("could not save action %d of table %s", seq, table.id)
@@ -611,25 +647,26 @@ class TableManager:
             table.status = status
         if reply_to is not None:
             reply_to.send({"type": "ack", "id": request_id, "seq": seq})
-        views: dict[int | None, JSON] = {}
-        events: dict[int | None, list[JSON]] = {}
+        # One view and one encoding per seat (and one for all spectators), built only
+        # for the seats somebody is connected to.
+        texts: dict[int | None, str] = {}
         for client in table.clients():
             key = client.seat
-            if key not in views:
-                views[key] = game.view(key)
-                events[key] = game.events_for(applied.events, key)
-            message: JSON = {
-                "type": "update",
-                "seq": seq,
-                "actor": seat,
-                "by": actor,
-                "status": table.status,
-                "events": events[key],
-                "view": views[key],
-            }
-            if key == seat:
-                message["action"] = applied.action
-            client.send(message)
+            text = texts.get(key)
+            if text is None:
+                message: JSON = {
+                    "type": "update",
+                    "seq": seq,
+                    "actor": seat,
+                    "by": actor,
+                    "status": table.status,
+                    "events": game.events_for(applied.events, key),
+                    "view": game.view(key),
+                }
+                if key == seat:
+                    message["action"] = applied.action
+                text = texts[key] = encode_json(message)
+            client.send_text(text)
         return seq
 
     def _rebuild(self, table: LiveTable) -> None:
@@ -705,6 +742,43 @@ class TableManager:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def _bot_decision(self, table: LiveTable, seat: int, bot: Any) -> JSON:
+        """The bot's action, decided on the loop or, for a slow bot, in a thread.
+
+        Called under the table lock, so the game does not change while the bot reads
+        it from another thread. A bot thinks in a thread while the median of its last
+        five decisions (per variant and bot) took over ``bot_thread_after``: a median,
+        because on a loaded machine the process is descheduled now and then, and one
+        such decision must not send a fast bot to the thread. Wall time, because
+        reading a CPU clock is a system call (on a loaded virtual machine py-spy found
+        the server inside it a third of the time); in a thread it includes waiting for
+        the GIL.
+        """
+        key = (table.adapter.name, str(getattr(bot, "name", type(bot).__name__)))
+        recent = self._bot_cost.get(key)
+        if recent is None:
+            recent = self._bot_cost[key] = collections.deque(maxlen=5)
+        limit = self.config.bot_thread_after
+        slow = limit <= 0 or (bool(recent) and sorted(recent)[len(recent) // 2] > limit)
+
+        def decide() -> tuple[JSON, float]:
+            start = time.perf_counter()
+            action = table.game.bot_action(seat, bot)
+            return action, time.perf_counter() - start
+
+        action, spent = await asyncio.to_thread(decide) if slow else decide()
+        recent.append(spent)
+        if slow != (key in self._threaded_bots):
+            (self._threaded_bots.add if slow else self._threaded_bots.discard)(key)
+            log.info(
+                "%s bot %r now thinks %s (median of its last decisions %.1f ms)",
+                key[0],
+                key[1],
+                "in a worker thread" if slow else "on the event loop",
+                1000 * sorted(recent)[len(recent) // 2],
+            )
+        return action
+
     async def _drive(self, table: LiveTable) -> None:
         while not self._closing:
             if self._automatic_player(table) is None:
@@ -717,7 +791,7 @@ class TableManager:
                     return
                 seat, bot, actor = player
                 try:
-                    action = table.game.bot_action(seat, bot)
+                    action = await self._bot_decision(table, seat, bot)
                     await self._apply_locked(table, seat, action, actor)
                 except Exception:
                     log.exception("bot at table %s seat %d failed", table.id, seat)

@@ -105,6 +105,10 @@ class GinGame:
         # Finished hands never change: their showdowns and the score sheet are kept.
         self._finished: dict[tuple[int, int], JSON | None] = {}
         self._sheet: tuple[int, JSON] | None = None
+        # Each seat's last hand and its best arrangement: a hand changes only on its
+        # owner's moves, so the other seat's moves re-use it (views are built after
+        # every move, for every connected seat).
+        self._arranged: list[tuple[tuple[int, ...], JSON] | None] = [None, None]
 
     @property
     def current_seat(self) -> int | None:
@@ -175,7 +179,7 @@ class GinGame:
         self._sheet = (key, sheet)
         return sheet
 
-    def _common(self, observation: GinObservation) -> JSON:
+    def _common(self, observation: GinObservation, scores: tuple[int, int]) -> JSON:
         match = self.match
         last_result: JSON | None = None
         count = len(match.finished_hands)
@@ -195,8 +199,8 @@ class GinGame:
             "discard_pile": [_name(card) for card in observation.discard_pile],
             "upcard": None if observation.upcard is None else _name(observation.upcard),
             "knocker_melds": [format_cards(meld) for meld in observation.knocker_melds],
-            "scores": list(observation.scores),
-            "target": observation.target,
+            "scores": list(scores),
+            "target": match.rules.target,
             "score_sheet": self._score_sheet(),
             "last_result": last_result,
             "last_result_hand": len(match.finished_hands),
@@ -206,10 +210,23 @@ class GinGame:
     def view(self, seat: int | None) -> JSON:
         if seat is None:
             return self._spectator_view()
-        observation = self.match.observation(seat)
-        data = self._common(observation)
+        # The hand's own observation, not the match's: the match only adds the scores
+        # (with a dataclass copy that cost more than the rest of the view).
+        observation = self.match.hand.observation(seat)
+        data = self._common(observation, self.match.points)
         hand = observation.hand
-        best = min_deadwood(hand, ace_high=self.match.rules.ace_high_runs)
+        arranged = self._arranged[seat]
+        if arranged is None or arranged[0] != hand:
+            best = min_deadwood(hand, ace_high=self.match.rules.ace_high_runs)
+            arranged = (
+                hand,
+                {
+                    "melds": [[_name(card) for card in meld] for meld in best.melds],
+                    "deadwood": best.deadwood,
+                    "deadwood_cards": [_name(card) for card in best.deadwood_cards],
+                },
+            )
+            self._arranged[seat] = arranged
         my_turn = not self.match.is_over and observation.current_player == seat
         players: list[JSON] = [{}, {}]
         players[seat] = {"seat": seat, "hand_size": len(hand), "known_cards": []}
@@ -227,9 +244,9 @@ class GinGame:
             players=players,
             hand=[_name(card) for card in hand],
             taken_card=None if observation.taken_card is None else _name(observation.taken_card),
-            melds=[[_name(card) for card in meld] for meld in best.melds],
-            deadwood=best.deadwood,
-            deadwood_cards=[_name(card) for card in best.deadwood_cards],
+            melds=[list(meld) for meld in arranged[1]["melds"]],
+            deadwood=arranged[1]["deadwood"],
+            deadwood_cards=list(arranged[1]["deadwood_cards"]),
             discard_deadwood=discard_deadwood,
             legal_actions=self.legal_actions() if my_turn else [],
         )
@@ -237,9 +254,9 @@ class GinGame:
 
     def _spectator_view(self) -> JSON:
         """Public information only: what both seats' observations have in common."""
-        views = [self.match.observation(0), self.match.observation(1)]
+        views = [self.match.hand.observation(0), self.match.hand.observation(1)]
         # The showdown is public: both seats' observations carry the same result.
-        data = self._common(views[0])
+        data = self._common(views[0], self.match.points)
         data.update(
             seat=None,
             players=[
