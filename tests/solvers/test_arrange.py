@@ -25,7 +25,7 @@ from rummykit.solvers.arrange import (
     check_layout,
     placement_value,
 )
-from rummykit.solvers.placement_search import PlacementProblem, components, live_hand
+from rummykit.solvers.placement_search import PlacementProblem, live_hand
 
 
 def melds(*texts: str) -> list[list[Card]]:
@@ -529,34 +529,3 @@ def test_dropping_dead_hand_cards_keeps_the_optimum(
             if not card.is_joker:
                 left[card.face] -= 1
     assert brute_force(table, kept, decks, objective) == brute_force(table, cards, decks, objective)
-
-
-def _faces_problem(table: list[list[Card]]) -> PlacementProblem:
-    real = [0] * 52
-    for meld in table:
-        for card in meld:
-            real[card.face] += 1
-    return PlacementProblem(
-        real=real,
-        jokers=[0] * 52,
-        hand=[0] * 52,
-        cap=[2] * 52,
-        weight=[1] * 52,
-        hand_jokers=0,
-        joker_weight=1,
-        ace_low=True,
-        ace_high=True,
-        min_size=3,
-        max_set=4,
-    )
-
-
-def test_components_split_the_table_where_no_meld_joins() -> None:
-    problem = _faces_problem(melds("AC 2C 3C", "7D 7S 7C", "JH QH KH"))
-    parts = sorted(
-        format_cards(sorted(Card(f) for f in part)) for part in components(problem, [0] * 52)
-    )
-    assert parts == ["7S 7C 7D", "AC 2C 3C", "JH QH KH"]
-    # With the ace high, KH and AH can share a run: one component.
-    problem = _faces_problem(melds("AH 2H 3H", "JH QH KH"))
-    assert len(components(problem, [0] * 52)) == 1

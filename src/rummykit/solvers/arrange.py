@@ -33,7 +33,17 @@ rummykit.solvers.arrange.IllegalLayoutError: cannot remove a joker (JK=5S) from 
 >>> [format_cards(meld) for meld in best.layout], best.value
 (['5H 6H 7H', '8H 8C 8D'], 16)
 
-How the solver works. The state space is the rank DP of van Rijn, Takes and Vis (2015,
+How the solver works. On a table of 60 cards or more, with at most two jokers in play
+(every Carousel game), :func:`best_placement` first drops the hand cards that fit in no
+meld (:func:`rummykit.solvers.placement_search.live_hand`), then lays the others by
+small changes to the table (:mod:`rummykit.solvers.placement_greedy`) and searches the
+melds around whatever is left (:func:`rummykit.solvers.placement_search.solve_placement`,
+within a budget). A layout that lays every live hand card and joker is optimal, and
+on a full table there nearly always is one; it also changes the table least. Otherwise
+(and on smaller tables, where the hand seldom fits entirely) the exact rank DP below
+runs, looking only for layouts better than the quick one.
+
+The rank DP. The state space is the rank DP of van Rijn, Takes and Vis (2015,
 "The complexity of Rummikub problems"), changed so that every table card must be used:
 faces are visited ace to king, suit by suit; a state holds, per suit, the multiset of
 open run lengths (capped at 3, an extra mark for a run that started at the low ace)
@@ -68,7 +78,6 @@ from rummykit.solvers.placement_search import (
     PlacementProblem,
     SearchBudgetError,
     SearchResult,
-    components,
     live_hand,
     solve_placement,
 )
@@ -83,9 +92,10 @@ __all__ = [
 ]
 
 _SPEC: Final = "rules/carousel.md"
-_SEARCH_BUDGET: Final = 3_000
-"""States the lowest-card-first search may remember before the rank DP takes over."""
-_REPAIR_BUDGET: Final = 1_000
+_QUICK_TABLE: Final = 60
+"""Tables of at least this many cards try the quick layout first. On smaller tables
+the hand rarely fits entirely, so the rank DP alone is faster (benchmarks/bench_arrange.py)."""
+_REPAIR_BUDGET: Final = 600
 """States one search around the cards the quick moves left may remember."""
 _NO_LIMIT: Final = 1 << 12
 """A copy cap that never binds (``joker_copy_limit=False``)."""
@@ -1419,15 +1429,13 @@ def best_placement(
     ``None`` when no hand card can be laid (a meld action needs one). The table's
     melds are taken to be legal (an engine's table always is).
 
-    The answer is exact (checked against an ILP and a brute force in the tests). With
-    fewer jokers than a meld has cards (every Carousel game) the search of
-    :mod:`rummykit.solvers.placement_search` runs: hand cards that fit in no meld are
-    dropped, the table is split into independent components when no joker can become
-    wild, and each component with a live hand card is searched lowest card first,
-    ending at once when every live hand card can be laid. The layout keeps every old
-    meld that the chosen melds reproduce, and the melds of the other components as
-    they were; a changed meld takes the place of the old meld it shares most cards
-    with. More jokers go to the rank DP described in this module's docstring.
+    The answer is exact (checked against an ILP and a brute force in the tests). On
+    tables of 60 cards or more with at most two jokers, a quick layout (small changes,
+    then a search around the cards they leave) that lays every hand card able to join
+    a meld is returned at once: nothing can be better, and it keeps the other melds as
+    they were. Otherwise the rank DP of the module docstring runs, looking only for a
+    layout better than the quick one; its layout keeps the old melds that need not
+    change.
 
     >>> from rummykit.cards import parse_cards as p
     >>> table, hand = [p("4S JK=5S 6S"), p("9H 9S 9C")], p("5S 2D")
@@ -1464,7 +1472,8 @@ def best_placement(
         else:
             hand_naturals.setdefault(card.face, []).append(card)
     joker_count = sum(jokers) + len(hand_jokers)
-    if joker_count > 2 or joker_count >= rules.min_size:
+    table_size = sum(len(m) for m in melds)
+    if table_size < _QUICK_TABLE or joker_count > 2 or joker_count >= rules.min_size:
         return _rank_dp_placement(
             table,
             hand,
@@ -1502,7 +1511,7 @@ def best_placement(
         max_set=rules.max_set_size,
         old_melds=frozenset(tuple(sorted(_card_face(c) for c in m)) for m in melds),
     )
-    live, wild = live_hand(problem)
+    live, _wild = live_hand(problem)
     if not any(live) and not hand_jokers:
         return None
     # First small changes to the table, then a search around the cards they leave: a
@@ -1566,45 +1575,18 @@ def best_placement(
             untouched=_untouched(melds, final),
         )
 
-    # The exact search: independent components when no joker can become wild, else (or
-    # when a component is too hard) the rank DP, which only looks for better layouts.
-    solved: list[tuple[set[int], SearchResult]] = []
-    if not wild:
-        parts = [faces for faces in components(problem, live) if any(live[f] for f in faces)]
-        try:
-            for faces in parts:
-                # First only layouts that lay every live hand card, then any.
-                goal = sum(weight[f] * live[f] for f in faces)
-                found = solve_placement(problem, faces, live, wild, goal - 1, budget=_SEARCH_BUDGET)
-                if found is None:
-                    found = solve_placement(problem, faces, live, wild, 0, budget=_SEARCH_BUDGET)
-                if found is not None:
-                    solved.append((set(faces), found))
-        except SearchBudgetError:
-            wild = -1
-    if wild:
-        better = _rank_dp_placement(
-            table,
-            hand,
-            rules=rules,
-            decks=decks,
-            joker_copy_limit=joker_copy_limit,
-            objective=objective,
-            joker_value=joker_value,
-            floor=floor,
-        )
-        return better if better is not None or not floor else quick()
-    if not solved:
-        return None
-    new_layout, laid, gave_up, untouched = _assemble(melds, solved, hand_naturals, hand_jokers)
-    return Placement(
-        layout=tuple(new_layout),
-        cards=tuple(laid),
-        value=sum(placement_value(c, joker_value) for c in laid),
-        count=len(laid),
-        freed=tuple(sorted(gave_up)),
-        untouched=untouched,
+    # The exact search only looks for layouts better than the quick one.
+    better = _rank_dp_placement(
+        table,
+        hand,
+        rules=rules,
+        decks=decks,
+        joker_copy_limit=joker_copy_limit,
+        objective=objective,
+        joker_value=joker_value,
+        floor=floor,
     )
+    return better if better is not None or not floor else quick()
 
 
 def _untouched(old: Sequence[Sequence[Card]], new: Sequence[Sequence[Card]]) -> int:
@@ -1644,8 +1626,9 @@ def _repair(
     cap: int,
 ) -> tuple[list[tuple[Card, ...]], list[Card], list[Card]] | None:
     """Lay the cards the quick moves left by searching the melds around them (growing
-    rings of the quick layout), the rest of it kept as it is. None when no ring up to
-    60% of the table lays them all within the search budget."""
+    rings of the quick layout, the rest kept as it is; past 60% of the table, all of
+    it). The cards the quick moves laid stay forced: a layout that lays every live
+    card lays them too. None when no ring lays all within the search budget."""
     total = sum(len(m) for m in layout)
     naturals: dict[int, list[Card]] = {}
     for card in left:
@@ -1656,9 +1639,12 @@ def _repair(
     if not seeds:  # only jokers are left: look everywhere near the table's cards
         seeds = {_card_face(c) for m in layout for c in m}
     ring: list[int] = []
-    for _ in range(2):
+    everything = list(range(len(layout)))
+    for _ in range(3):
         grown = _near(layout, seeds)
         if grown == ring or sum(len(layout[i]) for i in grown) > 0.6 * total:
+            grown = everything  # the last try: the whole quick layout
+        if grown == ring:
             return None
         ring = grown
         seeds |= {_card_face(c) for i in ring for c in layout[i]}

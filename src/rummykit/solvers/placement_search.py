@@ -1,30 +1,30 @@
-"""Exact Carousel placement with few jokers: reduce, split, then search lowest card first.
+"""Exact search for a Carousel placement over part of a table, lowest card first.
 
-:func:`rummykit.solvers.arrange.best_placement` uses this module whenever fewer jokers
-are in play than a meld has cards (every Carousel game: one joker per deck, so at most
-two), so that no meld can be made of jokers alone. Three steps keep the work small:
+:func:`rummykit.solvers.arrange.best_placement` uses it to finish a quick layout: the
+cards the quick moves could not lay are searched for among the melds around them, the
+cards already laid being forced (a layout that lays every live card lays them too).
+It needs fewer jokers in play than a meld has cards (every Carousel game: one joker per
+deck), so that no meld is made of jokers alone.
 
-1. **Dead hand cards** (:func:`live_hand`). A hand card is dropped when no meld that
-   contains it can be made from the cards in play and the jokers that could become
-   wild; the test is repeated until nothing more drops, since a dropped card may have
-   been another's only partner. No optimum changes.
-2. **Independent components** (:func:`components`). When no joker can become wild
-   (none in the hand, and no table joker has its real card in play), a meld lies
-   inside one connected component of the faces in play (same rank, or same suit one
-   rank apart), so each component is solved alone and those without a live hand card
-   keep their melds untouched. With a wild joker the whole table is one problem.
-3. **Search** (:func:`solve_placement`). Faces are visited in rank-major order (ace,
-   as rank 1, to king; spades, clubs, diamonds, hearts within a rank). At each face
-   the search either starts one more meld whose lowest real card is there, or closes
-   the face. A meld is chosen whole when it is started, so the state is just how many
-   *slots* each later face already has (three bits a face in one int), the jokers
-   placed and freed, and, with jokers, which closed faces have no room left. Which
-   slots of a face hold real cards and which hold wild jokers is decided only when
-   the face is closed, by counting: items of one face are interchangeable, and so are
-   jokers. Slots below a meld's lowest real card must be wild. Branch and bound: a
-   state's bound is its score plus every live hand card ahead; a transposition table
-   keeps, per state, a bound on what its future can add; the search stops as soon as
-   it lays every live hand card, which is what happens on most full tables.
+* **Dead hand cards** (:func:`live_hand`). A hand card is dropped when no meld that
+  contains it can be made from the cards in play and the jokers that could become
+  wild; the test is repeated until nothing more drops, since a dropped card may have
+  been another's only partner. No optimum changes (a property test checks it).
+* **Search** (:func:`solve_placement`). Faces are visited in rank-major order (ace,
+  as rank 1, to king; spades, clubs, diamonds, hearts within a rank). At each face the
+  search may extend the open runs of its suit, start melds whose lowest real card is
+  there, then close the face. A group, or a run up to a high ace, is chosen whole when
+  it starts; other runs start at their shortest and stay open, as in the rank DP of
+  van Rijn, Takes and Vis, so run ends need no guessing. The state is how many *slots*
+  each later face already has (three bits a face in one int), the open runs per suit,
+  the jokers placed and freed, and which closed faces have no room left. Which slots
+  of a face hold its own items and which hold wild jokers is decided only when the
+  face is closed, by counting: items of one face are interchangeable, and so are
+  jokers. Slots below a meld's lowest real card must be wild. Branch and bound: a
+  state's bound is its score plus the hand cards ahead that a meld can still reach; a
+  transposition table keeps, per state, a bound on what its future can add; a budget
+  on the states bounds the time, and the search stops at the first layout that lays
+  every live hand card.
 
 Freeing a joker (rules/carousel.md section 3) becomes a count at its face: with ``U``
 items of face ``f`` on the new table (real cards and jokers still declared ``f``), ``x``
@@ -45,7 +45,6 @@ __all__ = [
     "PlacementProblem",
     "SearchBudgetError",
     "SearchResult",
-    "components",
     "live_hand",
     "meld_universe",
     "solve_placement",
@@ -88,9 +87,9 @@ def meld_universe(
     return tuple(tuple(m) for m in by_face)
 
 
-_Anchor = tuple[int, int, int, tuple[int, ...], tuple[int, ...]]
+_Anchor = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int]
 """A meld started at a position: (mask of later positions, slot increment, wild slots
-below, positions of those, the meld's faces)."""
+below, positions of those, the meld's faces, 1 for a run that stays open)."""
 
 
 @cache
@@ -104,6 +103,13 @@ def _anchors(
     for k, face in enumerate(_ORDER):
         found: list[_Anchor] = []
         for meld in universe[face]:
+            ranks = {g % 13 for g in meld}
+            is_run = len(ranks) > 1
+            high = is_run and 0 in ranks and 12 in ranks
+            # A run without a high ace is started at its shortest and extended face by
+            # face later (it stays open); a run up to a high ace is chosen whole.
+            if is_run and not high and len(meld) > min_size:
+                continue
             mask = 0
             inc = 1 << (_BITS * k)
             below: list[int] = []
@@ -114,7 +120,7 @@ def _anchors(
                     inc += 1 << (_BITS * q)
                 elif q < k:
                     below.append(q)
-            found.append((mask, inc, len(below), tuple(below), meld))
+            found.append((mask, inc, len(below), tuple(below), meld, int(is_run and not high)))
         found.sort(key=lambda a: (a[2], len(a[4])))
         out.append(tuple(found))
     return tuple(out)
@@ -202,35 +208,6 @@ def live_hand(problem: PlacementProblem) -> tuple[list[int], int]:
                 dropped = True
         if not dropped:
             return hand, wild
-
-
-def components(problem: PlacementProblem, hand: Sequence[int]) -> list[list[int]]:
-    """The faces in play, split into sets that no meld joins (no joker may be wild)."""
-    p = problem
-    parent = {f: f for f in range(52) if p.real[f] + p.jokers[f] + hand[f]}
-
-    def find(f: int) -> int:
-        while parent[f] != f:
-            parent[f] = parent[parent[f]]
-            f = parent[f]
-        return f
-
-    for face in list(parent):
-        suit, rank = divmod(face, 13)
-        links = [s * 13 + rank for s in range(suit + 1, 4)]
-        if rank < 12:
-            links.append(face + 1)
-        elif p.ace_high:
-            links.append(suit * 13)
-        for other in links:
-            if other in parent:
-                a, b = find(face), find(other)
-                if a != b:
-                    parent[a] = b
-    groups: dict[int, list[int]] = {}
-    for face in parent:
-        groups.setdefault(find(face), []).append(face)
-    return list(groups.values())
 
 
 class _GoalReachedError(Exception):
@@ -334,6 +311,13 @@ def solve_placement(
         result = anchors[k] = tuple(found)
         return result
 
+    # Open runs: per suit, ``size`` counters of 3 bits; counter 0 holds the runs that
+    # may take the suit's next face, counter i those whose shortest part ends i faces
+    # of the suit later.
+    size = p.min_size
+    width = _BITS * size
+    suit_mask = (1 << width) - 1
+
     memo: dict[tuple[int, ...], int] = {}
     path: list[tuple[int, int, int, int]] = []
     best: list[tuple[int, list[tuple[int, int, int, int]], int, int]] = []
@@ -349,6 +333,8 @@ def solve_placement(
         full: int,
         one: int,
         score: int,
+        pipe: int,
+        fresh: int,
     ) -> int:
         """Search below one state; return an upper bound on its best total."""
         nonlocal threshold
@@ -364,6 +350,9 @@ def solve_placement(
             return total
         bound = score + potential[k] + joker_bound
         for q, need, forced, o in frozen[k]:
+            if (pipe >> (width * (q & 3))) & suit_mask:
+                bound += weight[q] * o  # an open run of its suit may still reach it
+                continue
             slots = (u >> (_BITS * q)) & _FIELD
             if slots < need:
                 return _NEG  # a table item that no meld can cover any more
@@ -375,7 +364,7 @@ def solve_placement(
             return _NEG
         shift = _BITS * k
         rest = u >> shift
-        key = (k, j, rest, placed, freed, full, one)
+        key = (k, j, rest, placed, freed, full, one, pipe, fresh)
         known = memo.get(key)
         if known is not None and score + known <= threshold:
             return score + known
@@ -388,7 +377,7 @@ def solve_placement(
         if used < items_at[k]:
             options = anchors[k] or anchors_at(k)
             for idx in range(j, len(options)):
-                mask, inc, n_below, below, _faces = options[idx]
+                mask, inc, n_below, below, _faces, opens = options[idx]
                 ok = True
                 extra = n_below  # slots that only a wild joker can fill
                 m = mask
@@ -427,6 +416,8 @@ def solve_placement(
                     nfull,
                     none,
                     score,
+                    pipe,
+                    fresh + opens,
                 )
                 path.pop()
                 if found > result:
@@ -434,6 +425,21 @@ def solve_placement(
         # Close the face: x of its jokers freed, ``reals`` slots hold its own items.
         excess = used - items_at[k] if used > items_at[k] else 0
         others = pending - excess  # wild slots promised at later faces
+        # The suit's open runs move one face on; the next face may extend its suit's.
+        suit_shift = width * (k & 3)
+        fields = (pipe >> suit_shift) & suit_mask
+        moved = (fields & _FIELD) + ((fields >> _BITS) & _FIELD)
+        moved |= (fields >> (2 * _BITS)) << _BITS
+        moved = (moved & ((1 << (width - _BITS)) - 1)) | (fresh << (width - _BITS))
+        base_pipe = (pipe & ~(suit_mask << suit_shift)) | (moved << suit_shift)
+        nxt = k + 1
+        if nxt < n:
+            next_shift = width * (nxt & 3)
+            waiting = (base_pipe >> next_shift) & _FIELD
+            at_next = (u >> (_BITS * nxt)) & _FIELD
+            most_ext = max(0, min(waiting, limit[nxt] - at_next))
+        else:
+            waiting = most_ext = at_next = next_shift = 0
         if used <= cap[k]:
             for x in range(jk, -1, -1):
                 kept = r + jk - x
@@ -449,27 +455,40 @@ def solve_placement(
                         elif room == 1:
                             none |= 1 << k
                     path.append((1, k, x, reals))
-                    found = visit(
-                        k + 1,
-                        0,
-                        u,
-                        placed + wild,
-                        others,
-                        freed + x,
-                        nfull,
-                        none,
-                        score + (reals - kept) * weight[k],
-                    )
+                    for ext in range(most_ext, -1, -1):
+                        grown = 0
+                        if ext:
+                            before = at_next - items_at[nxt] if at_next > items_at[nxt] else 0
+                            after = at_next + ext - items_at[nxt]
+                            grown = (after if after > 0 else 0) - before
+                            if placed + wild + others + grown > wild_max:
+                                continue
+                        new_pipe = base_pipe & ~(_FIELD << next_shift) | (ext << next_shift)
+                        path.append((2, nxt, ext, 0))
+                        found = visit(
+                            nxt,
+                            0,
+                            u + (ext << (_BITS * nxt)),
+                            placed + wild,
+                            others + grown,
+                            freed + x,
+                            nfull,
+                            none,
+                            score + (reals - kept) * weight[k],
+                            new_pipe if nxt < n else 0,
+                            0,
+                        )
+                        path.pop()
+                        if found > result:
+                            result = found
                     path.pop()
-                    if found > result:
-                        result = found
         future = result - score
         if known is None or future < known:
             memo[key] = future
         return result
 
     with contextlib.suppress(_GoalReachedError):
-        visit(0, 0, 0, 0, 0, 0, 0, 0, 0)
+        visit(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     if not best:
         return None
     total, steps, placed, freed_count = best[0]
@@ -478,18 +497,38 @@ def solve_placement(
     freed = [0] * 52
     hand_used = [0] * 52
     slots = [0] * 52
+    # Replay the steps; open runs move through per-suit pipelines as in the search.
+    pipes: list[list[list[list[int]]]] = [[[] for _ in range(size)] for _ in range(4)]
+    started: list[list[int]] = []
     for kind, k, a, b in steps:
         if kind == 0:
             option = anchors[k]
             assert option is not None
-            meld_faces = option[a][4]
-            melds.append(meld_faces)
-            for g in meld_faces:
-                slots[g] += 1
-        else:
+            meld_faces, opens = option[a][4], option[a][5]
+            if opens:
+                started.append(sorted(meld_faces, key=lambda g: g % 13))
+            else:
+                melds.append(meld_faces)
+        elif kind == 1:
             face = _ORDER[k]
             freed[face] = a
             hand_used[face] = b - (real[k] + jokers[k] - a)
+            lanes = pipes[k & 3]
+            pipes[k & 3] = [lanes[0] + lanes[1], *lanes[2:], started]
+            started = []
+        else:
+            lanes = pipes[k & 3]
+            for run in lanes[0][a:]:
+                melds.append(tuple(run))
+            for run in lanes[0][:a]:
+                run.append(_ORDER[k])
+            lanes[0] = lanes[0][:a]
+    for lanes in pipes:
+        for lane in lanes:
+            melds.extend(tuple(run) for run in lane)
+    for meld in melds:
+        for g in meld:
+            slots[g] += 1
     # Wild slots per face: every slot not filled by the face's own items.
     for face in range(52):
         k = _POSITION[face]
