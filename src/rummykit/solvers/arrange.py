@@ -92,6 +92,9 @@ __all__ = [
 ]
 
 _SPEC: Final = "rules/carousel.md"
+_QUICK_JOKER_TABLE: Final = 20
+"""With a joker in the hand, tables of at least this many cards try it first too (a
+joker lets almost every hand fit)."""
 _QUICK_TABLE: Final = 60
 """Tables of at least this many cards try the quick layout first. On smaller tables
 the hand rarely fits entirely, so the rank DP alone is faster (benchmarks/bench_arrange.py)."""
@@ -1473,7 +1476,8 @@ def best_placement(
             hand_naturals.setdefault(card.face, []).append(card)
     joker_count = sum(jokers) + len(hand_jokers)
     table_size = sum(len(m) for m in melds)
-    if table_size < _QUICK_TABLE or joker_count > 2 or joker_count >= rules.min_size:
+    quick_first = table_size >= _QUICK_TABLE or (hand_jokers and table_size >= _QUICK_JOKER_TABLE)
+    if not quick_first or joker_count > 2 or joker_count >= rules.min_size:
         return _rank_dp_placement(
             table,
             hand,
