@@ -4,8 +4,11 @@ Both solve the same seeded instances (tables of random legal melds, random hands
 ``tests/solvers/ilp_reference.py``), grouped by table size (10-20, 20-40, 40-60, 60-80
 cards) and by the number of jokers in play (0, 1, 2). For each group the script prints
 the median, 90th percentile and maximum time of each, in milliseconds, and the ratio
-ILP / solver of the medians and of the maxima. It also checks that both find the same
-optimum. Timings are information, never pass/fail: the script only prints.
+ILP / solver of the medians and of the maxima. With ``--baseline`` it also times the
+rank DP alone (``_rank_dp_placement``, which was ``best_placement`` before the quick
+layout was added and is still its exact fallback) in the same run. It checks that
+both find the same optimum. Timings are information, never pass/fail: the script
+only prints.
 
 Run (from the repository root)::
 
@@ -28,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests" / "solvers"))
 
 from ilp_reference import Instance, ilp_optimum, random_instance  # noqa: E402
 
-from rummykit.solvers.arrange import best_placement  # noqa: E402
+from rummykit.solvers.arrange import _rank_dp_placement, best_placement  # noqa: E402
 
 SIZES = ((10, 20), (20, 40), (40, 60), (60, 80))
 JOKERS = (0, 1, 2)
@@ -70,11 +73,29 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+def row(solver_ms: list[float], ilp_ms: list[float], dp_ms: list[float]) -> str:
+    """One line of the table: median, p90, max of each, and the ILP / solver ratios."""
+    s_med, i_med = statistics.median(solver_ms), statistics.median(ilp_ms)
+    line = (
+        f"{s_med:>10.1f} {percentile(solver_ms, 0.9):>7.1f} {max(solver_ms):>7.1f} | "
+        f"{i_med:>8.1f} {percentile(ilp_ms, 0.9):>7.1f} {max(ilp_ms):>7.1f} | "
+        f"{i_med / s_med:>8.1f}x {max(ilp_ms) / max(solver_ms):>8.1f}x"
+    )
+    if dp_ms:
+        d_med = statistics.median(dp_ms)
+        line += (
+            f" | {d_med:>7.1f} {percentile(dp_ms, 0.9):>7.1f} {max(dp_ms):>7.1f} "
+            f"{i_med / d_med:>9.1f}x"
+        )
+    return line
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-group", type=int, default=20, help="instances per group")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--repeat", type=int, default=1, help="best of N timings")
+    parser.add_argument("--baseline", action="store_true", help="time the rank DP alone too")
     args = parser.parse_args()
 
     print(f"python {platform.python_version()} on {platform.machine()}, seed {args.seed}")
@@ -83,15 +104,25 @@ def main() -> None:
         f"{'table':>7} {'jokers':>6} | {'solver med':>10} {'p90':>7} {'max':>7} | "
         f"{'ILP med':>8} {'p90':>7} {'max':>7} | {'ratio med':>9} {'ratio max':>9}"
     )
+    if args.baseline:
+        header += f" | {'DP med':>7} {'p90':>7} {'max':>7} {'ILP/DP med':>10}"
     print(header)
     print("-" * len(header))
     mismatches = 0
     all_solver: list[float] = []
     all_ilp: list[float] = []
+    all_dp: list[float] = []
     for (size, jokers), group in instances(args.per_group, args.seed).items():
         solver_ms: list[float] = []
         ilp_ms: list[float] = []
+        dp_ms: list[float] = []
         for inst in group:
+            if args.baseline:
+                t_dp, _ = timed(
+                    lambda inst=inst: _rank_dp_placement(inst.table, inst.hand, decks=inst.decks),
+                    args.repeat,
+                )
+                dp_ms.append(t_dp)
             t_solver, placement = timed(
                 lambda inst=inst: best_placement(inst.table, inst.hand, decks=inst.decks),
                 args.repeat,
@@ -108,20 +139,10 @@ def main() -> None:
                 print(f"  MISMATCH seed {inst.seed}: solver {got}, ILP {optimum}")
         all_solver += solver_ms
         all_ilp += ilp_ms
-        s_med, i_med = statistics.median(solver_ms), statistics.median(ilp_ms)
-        print(
-            f"{size[0]:>3}-{size[1]:<3} {jokers:>6} | {s_med:>10.1f} "
-            f"{percentile(solver_ms, 0.9):>7.1f} {max(solver_ms):>7.1f} | {i_med:>8.1f} "
-            f"{percentile(ilp_ms, 0.9):>7.1f} {max(ilp_ms):>7.1f} | {i_med / s_med:>8.1f}x "
-            f"{max(ilp_ms) / max(solver_ms):>8.1f}x"
-        )
+        all_dp += dp_ms
+        print(f"{size[0]:>3}-{size[1]:<3} {jokers:>6} | " + row(solver_ms, ilp_ms, dp_ms))
     print("-" * len(header))
-    s_med, i_med = statistics.median(all_solver), statistics.median(all_ilp)
-    print(
-        f"{'all':>7} {'':>6} | {s_med:>10.1f} {percentile(all_solver, 0.9):>7.1f} "
-        f"{max(all_solver):>7.1f} | {i_med:>8.1f} {percentile(all_ilp, 0.9):>7.1f} "
-        f"{max(all_ilp):>7.1f} | {i_med / s_med:>8.1f}x {max(all_ilp) / max(all_solver):>8.1f}x"
-    )
+    print(f"{'all':>7} {'':>6} | " + row(all_solver, all_ilp, all_dp))
     print(f"optimum mismatches: {mismatches}")
 
 

@@ -25,6 +25,7 @@ from rummykit.solvers.arrange import (
     check_layout,
     placement_value,
 )
+from rummykit.solvers.placement_search import PlacementProblem, live_hand
 
 
 def melds(*texts: str) -> list[list[Card]]:
@@ -387,10 +388,9 @@ def _near(faces: set[int]) -> set[int]:
     for face in faces:
         suit, rank = divmod(face, 13)
         out.update(s * 13 + rank for s in range(4))
+        # Two ranks either way, round the ace both ways (QS and KS below a high AS).
         for delta in (-2, -1, 1, 2):
-            r = rank + delta
-            if -1 <= r <= 13:
-                out.add(suit * 13 + r % 13)
+            out.add(suit * 13 + (rank + delta) % 13)
     return out
 
 
@@ -482,3 +482,50 @@ def test_brute_force_agrees_with_the_examples() -> None:
 
 def test_rules_constant_is_carousel() -> None:
     assert CAROUSEL_MELDS.ace_high and CAROUSEL_MELDS.max_jokers is None
+
+
+# --------------------------------------------------------------------------- pre-reduction
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(small_instances(), st.sampled_from(["value", "count"]))
+def test_dropping_dead_hand_cards_keeps_the_optimum(
+    instance: tuple[list[list[Card]], list[Card], int], objective: str
+) -> None:
+    """The hand cards ``live_hand`` keeps reach the same optimum as the whole hand."""
+    table, cards, decks = instance
+    real = [0] * 52
+    jokers = [0] * 52
+    for meld in table:
+        for card in meld:
+            if card.is_joker:
+                jokers[int(card.declared)] += 1  # type: ignore[arg-type]
+            else:
+                real[card.face] += 1
+    counts = Counter(c.face for c in cards if not c.is_joker)
+    problem = PlacementProblem(
+        real=real,
+        jokers=jokers,
+        hand=[counts[f] for f in range(52)],
+        cap=[decks] * 52,
+        weight=[1] * 52,
+        hand_jokers=sum(1 for c in cards if c.is_joker),
+        joker_weight=1,
+        ace_low=True,
+        ace_high=True,
+        min_size=3,
+        max_set=4,
+    )
+    live, _wild = live_hand(problem)
+    kept: list[Card] = []
+    left = dict(enumerate(live))
+    for card in cards:
+        if card.is_joker or left[card.face]:
+            kept.append(card)
+            if not card.is_joker:
+                left[card.face] -= 1
+    assert brute_force(table, kept, decks, objective) == brute_force(table, cards, decks, objective)

@@ -33,7 +33,17 @@ rummykit.solvers.arrange.IllegalLayoutError: cannot remove a joker (JK=5S) from 
 >>> [format_cards(meld) for meld in best.layout], best.value
 (['5H 6H 7H', '8H 8C 8D'], 16)
 
-How the solver works. The state space is the rank DP of van Rijn, Takes and Vis (2015,
+How the solver works. On a table of 60 cards or more, with at most two jokers in play
+(every Carousel game), :func:`best_placement` first drops the hand cards that fit in no
+meld (:func:`rummykit.solvers.placement_search.live_hand`), then lays the others by
+small changes to the table (:mod:`rummykit.solvers.placement_greedy`) and searches the
+melds around whatever is left (:func:`rummykit.solvers.placement_search.solve_placement`,
+within a budget). A layout that lays every live hand card and joker is optimal, and
+on a full table there nearly always is one; it also changes the table least. Otherwise
+(and on smaller tables, where the hand seldom fits entirely) the exact rank DP below
+runs, looking only for layouts better than the quick one.
+
+The rank DP. The state space is the rank DP of van Rijn, Takes and Vis (2015,
 "The complexity of Rummikub problems"), changed so that every table card must be used:
 faces are visited ace to king, suit by suit; a state holds, per suit, the multiset of
 open run lengths (capped at 3, an extra mark for a run that started at the low ace)
@@ -63,6 +73,14 @@ from typing import Final, Literal
 from rummykit.cards import JOKER_FACE, Card, card_value_gin, format_card, format_cards
 from rummykit.core import IllegalActionError
 from rummykit.melds import CAROUSEL_MELDS, InvalidMeldError, Meld, MeldRules, check_meld
+from rummykit.solvers.placement_greedy import greedy_layout
+from rummykit.solvers.placement_search import (
+    PlacementProblem,
+    SearchBudgetError,
+    SearchResult,
+    live_hand,
+    solve_placement,
+)
 
 __all__ = [
     "IllegalLayoutError",
@@ -74,6 +92,14 @@ __all__ = [
 ]
 
 _SPEC: Final = "rules/carousel.md"
+_QUICK_JOKER_TABLE: Final = 20
+"""With a joker in the hand, tables of at least this many cards try it first too (a
+joker lets almost every hand fit)."""
+_QUICK_TABLE: Final = 60
+"""Tables of at least this many cards try the quick layout first. On smaller tables
+the hand rarely fits entirely, so the rank DP alone is faster (benchmarks/bench_arrange.py)."""
+_REPAIR_BUDGET: Final = 600
+"""States one search around the cards the quick moves left may remember."""
 _NO_LIMIT: Final = 1 << 12
 """A copy cap that never binds (``joker_copy_limit=False``)."""
 
@@ -1403,15 +1429,16 @@ def best_placement(
     table card is used, jokers keep their declaration unless freed by a real card
     (rules/carousel.md section 3), freed jokers are re-declared and stay on the table,
     and with ``joker_copy_limit`` no face appears more than ``decks`` times. Returns
-    ``None`` when no hand card can be laid (a meld action needs one).
+    ``None`` when no hand card can be laid (a meld action needs one). The table's
+    melds are taken to be legal (an engine's table always is).
 
-    The answer is exact (checked against an ILP in the tests). The layout keeps the
-    old melds that need not change: a first search opens only the melds near the hand's
-    cards (when they are under 60% of the table), the exact search over the whole table
-    then only looks for more; a better layout found there is re-solved with only the
-    melds near the cards that move opened (growing rings), keeping the first that
-    reaches the same optimum. Within the opened melds the search prefers layouts that
-    keep run cards in runs, group cards in groups and jokers at their declaration.
+    The answer is exact (checked against an ILP and a brute force in the tests). On
+    tables of 60 cards or more with at most two jokers, a quick layout (small changes,
+    then a search around the cards they leave) that lays every hand card able to join
+    a meld is returned at once: nothing can be better, and it keeps the other melds as
+    they were. Otherwise the rank DP of the module docstring runs, looking only for a
+    layout better than the quick one; its layout keeps the old melds that need not
+    change.
 
     >>> from rummykit.cards import parse_cards as p
     >>> table, hand = [p("4S JK=5S 6S"), p("9H 9S 9C")], p("5S 2D")
@@ -1427,6 +1454,424 @@ def best_placement(
         ValueError: unsupported ``rules`` (the solver needs any number of jokers per
             meld, ``max_run_size >= 13``) or a table joker without a declaration.
     """
+    _check_rules(rules, decks)
+    if objective not in ("value", "count"):
+        raise ValueError(f"objective must be 'value' or 'count', not {objective!r}")
+    melds = _as_melds(table)
+    hand_cards = [Card(c) for c in hand]
+    real = [0] * 52
+    jokers = [0] * 52
+    for meld in melds:
+        for card in meld:
+            if card.is_joker:
+                jokers[_declared_face(card, "on the table")] += 1
+            else:
+                real[card.face] += 1
+    hand_naturals: dict[int, list[Card]] = {}
+    hand_jokers: list[Card] = []
+    for card in hand_cards:
+        if card.is_joker:
+            hand_jokers.append(card)
+        else:
+            hand_naturals.setdefault(card.face, []).append(card)
+    joker_count = sum(jokers) + len(hand_jokers)
+    table_size = sum(len(m) for m in melds)
+    quick_first = table_size >= _QUICK_TABLE or (hand_jokers and table_size >= _QUICK_JOKER_TABLE)
+    if not quick_first or joker_count > 2 or joker_count >= rules.min_size:
+        return _rank_dp_placement(
+            table,
+            hand,
+            rules=rules,
+            decks=decks,
+            joker_copy_limit=joker_copy_limit,
+            objective=objective,
+            joker_value=joker_value,
+        )
+
+    # Lexicographic objective packed into one integer per hand card.
+    values = [card_value_gin(f) for f in range(52)]
+    if objective == "value":
+        per_count = len(hand_cards) + 1
+        weight = [v * per_count + 1 for v in values]
+        joker_weight = joker_value * per_count + 1
+    else:
+        per_value = sum(values[c.face] for c in hand_cards if not c.is_joker)
+        per_value += joker_value * len(hand_jokers) + 1
+        weight = [per_value + v for v in values]
+        joker_weight = per_value + joker_value
+    # Slots of a face never exceed its real cards plus the jokers (at most 6 < 8).
+    cap = [decks if joker_copy_limit else decks + joker_count] * 52
+    problem = PlacementProblem(
+        real=real,
+        jokers=jokers,
+        hand=[len(hand_naturals.get(f, ())) for f in range(52)],
+        cap=cap,
+        weight=weight,
+        hand_jokers=len(hand_jokers),
+        joker_weight=joker_weight,
+        ace_low=rules.ace_low,
+        ace_high=rules.ace_high,
+        min_size=rules.min_size,
+        max_set=rules.max_set_size,
+        old_melds=frozenset(tuple(sorted(_card_face(c) for c in m)) for m in melds),
+    )
+    live, _wild = live_hand(problem)
+    if not any(live) and not hand_jokers:
+        return None
+    # First small changes to the table, then a search around the cards they leave: a
+    # layout that lays every live hand card and joker is optimal, and most tables
+    # with more than a few melds have one.
+    copy_cap = decks if joker_copy_limit else _NO_LIMIT
+    live_cards = [c for f, cards in hand_naturals.items() for c in cards[: live[f]]]
+    layout, placed, freed, left = greedy_layout(
+        melds,
+        live_cards,
+        hand_jokers,
+        decks_cap=copy_cap,
+        ace_low=rules.ace_low,
+        ace_high=rules.ace_high,
+        min_size=rules.min_size,
+        max_set=rules.max_set_size,
+    )
+    done: tuple[list[tuple[Card, ...]], list[Card], list[Card]] | None = None
+    if not left:
+        done = [tuple(m) for m in layout], placed, [Card(f) for f in freed]
+    elif all(not c.is_joker or c in hand_jokers for c in left):
+        done = _repair(melds, layout, placed, freed, left, problem, rules, copy_cap)
+    if done is not None:
+        final, laid, gave_up = done
+        try:
+            check_layout(
+                melds,
+                final,
+                hand_cards,
+                rules=rules,
+                decks=decks,
+                joker_copy_limit=joker_copy_limit,
+            )
+        except IllegalLayoutError:  # pragma: no cover - every move keeps the rules
+            pass
+        else:
+            return Placement(
+                layout=tuple(final),
+                cards=tuple(laid),
+                value=sum(placement_value(c, joker_value) for c in laid),
+                count=len(laid),
+                freed=tuple(sorted(gave_up)),
+                untouched=_untouched(melds, final),
+            )
+    # The quick layout is a legal lower bound unless a freed joker found no place.
+    floor = 0
+    if all(not c.is_joker or c in hand_jokers for c in left):
+        floor = sum(joker_weight if c.is_joker else weight[c.face] for c in placed)
+
+    def quick() -> Placement | None:
+        final = [tuple(m) for m in layout]
+        check_layout(
+            melds, final, hand_cards, rules=rules, decks=decks, joker_copy_limit=joker_copy_limit
+        )
+        return Placement(
+            layout=tuple(final),
+            cards=tuple(placed),
+            value=sum(placement_value(c, joker_value) for c in placed),
+            count=len(placed),
+            freed=tuple(sorted(Card(f) for f in freed)),
+            untouched=_untouched(melds, final),
+        )
+
+    # The exact search only looks for layouts better than the quick one.
+    better = _rank_dp_placement(
+        table,
+        hand,
+        rules=rules,
+        decks=decks,
+        joker_copy_limit=joker_copy_limit,
+        objective=objective,
+        joker_value=joker_value,
+        floor=floor,
+    )
+    return better if better is not None or not floor else quick()
+
+
+def _untouched(old: Sequence[Sequence[Card]], new: Sequence[Sequence[Card]]) -> int:
+    """How many old melds appear, card for card, in the new layout."""
+    have = Counter(tuple(m) for m in new)
+    count = 0
+    for meld in old:
+        key = tuple(meld)
+        if have[key]:
+            have[key] -= 1
+            count += 1
+    return count
+
+
+def _near(melds: Sequence[Sequence[Card]], faces: set[int]) -> list[int]:
+    """Melds with a card of one of ``faces``' ranks, or of its suit two ranks away."""
+    ranks = {f % 13 for f in faces}
+    spots = {(f // 13, (f % 13 + d) % 13) for f in faces for d in (-2, -1, 0, 1, 2)}
+    return [
+        i
+        for i, meld in enumerate(melds)
+        if any(
+            _card_face(c) % 13 in ranks or (_card_face(c) // 13, _card_face(c) % 13) in spots
+            for c in meld
+        )
+    ]
+
+
+def _repair(
+    melds: list[tuple[Card, ...]],
+    layout: list[list[Card]],
+    placed: list[Card],
+    freed: list[int],
+    left: list[Card],
+    problem: PlacementProblem,
+    rules: MeldRules,
+    cap: int,
+) -> tuple[list[tuple[Card, ...]], list[Card], list[Card]] | None:
+    """Lay the cards the quick moves left by searching the melds around them (growing
+    rings of the quick layout, the rest kept as it is; past 60% of the table, all of
+    it). The cards the quick moves laid stay forced: a layout that lays every live
+    card lays them too. None when no ring lays all within the search budget."""
+    total = sum(len(m) for m in layout)
+    naturals: dict[int, list[Card]] = {}
+    for card in left:
+        if not card.is_joker:
+            naturals.setdefault(card.face, []).append(card)
+    jokers_left = [c for c in left if c.is_joker]
+    seeds = {c.face for c in left if not c.is_joker}
+    if not seeds:  # only jokers are left: look everywhere near the table's cards
+        seeds = {_card_face(c) for m in layout for c in m}
+    ring: list[int] = []
+    everything = list(range(len(layout)))
+    for _ in range(3):
+        grown = _near(layout, seeds)
+        if grown == ring or sum(len(layout[i]) for i in grown) > 0.6 * total:
+            grown = everything  # the last try: the whole quick layout
+        if grown == ring:
+            return None
+        ring = grown
+        seeds |= {_card_face(c) for i in ring for c in layout[i]}
+        inside = set(ring)
+        real = [0] * 52
+        jokers = [0] * 52
+        outside = [0] * 52
+        for index, meld in enumerate(layout):
+            for card in meld:
+                face = _card_face(card)
+                if index not in inside:
+                    outside[face] += 1
+                elif card.is_joker:
+                    jokers[face] += 1
+                else:
+                    real[face] += 1
+        sub = PlacementProblem(
+            real=real,
+            jokers=jokers,
+            hand=[len(naturals.get(f, ())) for f in range(52)],
+            cap=[max(0, cap - outside[f]) for f in range(52)],
+            weight=problem.weight,
+            hand_jokers=len(jokers_left),
+            joker_weight=problem.joker_weight,
+            ace_low=rules.ace_low,
+            ace_high=rules.ace_high,
+            min_size=rules.min_size,
+            max_set=rules.max_set_size,
+            old_melds=frozenset(tuple(sorted(_card_face(c) for c in layout[i])) for i in ring),
+        )
+        live, wild = live_hand(sub)
+        if live != sub.hand or wild >= rules.min_size or wild > 2:
+            continue  # some card cannot be laid in this ring
+        goal = sum(sub.weight[f] * live[f] for f in range(52)) + sub.joker_weight * len(jokers_left)
+        faces = [f for f in range(52) if real[f] + jokers[f] + live[f]]
+        try:
+            found = solve_placement(sub, faces, live, wild, goal - 1, budget=_REPAIR_BUDGET)
+        except SearchBudgetError:
+            continue
+        if found is None:
+            continue
+        ring_melds = [tuple(layout[i]) for i in ring]
+        new, laid, gave_up, _ = _assemble(ring_melds, [(set(faces), found)], naturals, jokers_left)
+        kept = [tuple(m) for i, m in enumerate(layout) if i not in inside]
+        return kept + new, placed + laid, [Card(f) for f in freed] + gave_up
+    return None
+
+
+def _card_face(card: Card) -> int:
+    """The face a table card stands for (a joker's declaration)."""
+    if card.is_joker:
+        declared = card.declared
+        assert declared is not None
+        return int(declared)
+    return card.face
+
+
+def _assemble(
+    melds: list[tuple[Card, ...]],
+    solved: list[tuple[set[int], SearchResult]],
+    hand_naturals: dict[int, list[Card]],
+    hand_jokers: list[Card],
+) -> tuple[list[tuple[Card, ...]], list[Card], list[Card], int]:
+    """Physical cards for the solved components' melds: (layout, placed hand cards,
+    freed declarations, untouched old melds)."""
+    result: list[tuple[Card, ...] | None] = list(melds)
+    placed: list[Card] = []
+    freed_faces: list[Card] = []
+    appended: list[tuple[Card, ...]] = []
+    untouched = len(melds)
+    for faces, found in solved:
+        mine = [i for i, m in enumerate(melds) if m and _card_face(m[0]) in faces]
+        untouched -= len(mine)
+        # Item slots left per face, and the jokers that stay at their declaration.
+        items_left = [0] * 52
+        kept_left = [0] * 52
+        for f in faces:
+            items_left[f] = len([0 for i in mine for c in melds[i] if _card_face(c) == f])
+        for f in range(52):
+            items_left[f] += found.hand_used[f] - found.freed[f]
+        table_jokers: dict[int, list[Card]] = {}
+        for i in mine:
+            for c in melds[i]:
+                if c.is_joker:
+                    table_jokers.setdefault(_card_face(c), []).append(c)
+        for f, at_face in table_jokers.items():
+            kept_left[f] = len(at_face) - found.freed[f]
+        # Old melds that a new meld reproduces stay exactly as they were.
+        by_faces: dict[tuple[int, ...], list[int]] = {}
+        for n, meld_faces in enumerate(found.melds):
+            by_faces.setdefault(tuple(sorted(meld_faces)), []).append(n)
+        kept_jokers: set[int] = set()
+        matched: set[int] = set()
+        matched_new: set[int] = set()
+        for i in mine:
+            key = tuple(sorted(_card_face(c) for c in melds[i]))
+            candidates = by_faces.get(key)
+            if not candidates:
+                continue
+            need = Counter(_card_face(c) for c in melds[i] if c.is_joker)
+            if any(items_left[f] < 1 for f in key) or any(
+                kept_left[f] < k for f, k in need.items()
+            ):
+                continue
+            matched_new.add(candidates.pop(0))
+            matched.add(i)
+            for c in melds[i]:
+                f = _card_face(c)
+                items_left[f] -= 1
+                if c.is_joker:
+                    kept_left[f] -= 1
+                    kept_jokers.add(int(c))
+        untouched += len(matched)
+        # Pools for the other melds: table cards, kept jokers, hand cards, wild jokers.
+        pools: dict[int, list[Card]] = {}
+        wild_pool: list[Card] = []
+        for i in mine:
+            if i in matched:
+                continue
+            for c in melds[i]:
+                f = _card_face(c)
+                if not c.is_joker:
+                    pools.setdefault(f, []).append(c)
+        for f, at_face in table_jokers.items():
+            rest = [c for c in at_face if int(c) not in kept_jokers]
+            stay = kept_left[f]
+            pools.setdefault(f, []).extend(rest[:stay])
+            wild_pool.extend(c.physical for c in rest[stay:])
+            freed_faces.extend([Card(f)] * found.freed[f])
+        for f in range(52):
+            if found.hand_used[f]:
+                laid = hand_naturals[f][: found.hand_used[f]]
+                pools.setdefault(f, []).extend(laid)
+                placed.extend(laid)
+        jokers_laid = hand_jokers[: found.hand_jokers_used]
+        placed.extend(c.physical for c in jokers_laid)
+        wild_pool.extend(c.physical for c in jokers_laid)
+        leftovers: list[tuple[Card, ...]] = []
+        for n, meld_faces in enumerate(found.melds):
+            if n in matched_new:
+                continue
+            cards: list[Card] = []
+            for f in meld_faces:
+                # Items of a face first, then its wild slots (any split is legal).
+                if items_left[f] > 0:
+                    items_left[f] -= 1
+                    cards.append(pools[f].pop(0))
+                else:
+                    cards.append(wild_pool.pop(0).declare(f))
+            leftovers.append(tuple(cards))
+        free = [i for i in mine if i not in matched]
+        for i in free:
+            result[i] = None
+        _place_changed(melds, free, leftovers, result, appended, {int(c) for c in placed})
+    layout = [m for m in result if m is not None] + appended
+    return layout, placed, freed_faces, untouched
+
+
+def _place_changed(
+    melds: list[tuple[Card, ...]],
+    free: list[int],
+    leftovers: list[tuple[Card, ...]],
+    result: list[tuple[Card, ...] | None],
+    appended: list[tuple[Card, ...]],
+    from_hand: set[int],
+) -> None:
+    """A changed meld takes the place of the free old meld it shares most cards with;
+    runs are shown in rank order, groups in the old meld's order, new cards last."""
+    scored = []
+    for n, cards in enumerate(leftovers):
+        have = Counter(_token(c) for c in cards)
+        for index in free:
+            shared = sum((have & Counter(_token(c) for c in melds[index])).values())
+            if shared:
+                scored.append((-shared, n, index))
+    scored.sort()
+    home: dict[int, int] = {}
+    taken: set[int] = set()
+    for _shared, n, index in scored:
+        if n not in home and index not in taken:
+            home[n] = index
+            taken.add(index)
+    for n, cards in enumerate(leftovers):
+        index = home.get(n, -1)
+        faces = [_card_face(c) for c in cards]
+        if len({f % 13 for f in faces}) == 1:
+            order: dict[int, int] = {}
+            for position, card in enumerate(melds[index] if index >= 0 else ()):
+                order.setdefault(_token(card), position)
+            shown = tuple(
+                sorted(
+                    cards,
+                    key=lambda c: (
+                        order.get(_token(c), 99),
+                        int(c.physical) in from_hand,
+                        _card_face(c),
+                    ),
+                )
+            )
+        else:
+            high = any(f % 13 == 12 for f in faces)
+            shown = tuple(sorted(cards, key=lambda c: _card_face(c) % 13 or (13 if high else 0)))
+        if index >= 0:
+            result[index] = shown
+        else:
+            appended.append(shown)
+
+
+def _rank_dp_placement(
+    table: Sequence[Sequence[int]],
+    hand: Sequence[int],
+    *,
+    rules: MeldRules = CAROUSEL_MELDS,
+    decks: int = 2,
+    joker_copy_limit: bool = True,
+    objective: Literal["value", "count"] = "value",
+    joker_value: int = 25,
+    floor: int = 0,
+) -> Placement | None:
+    """The rank DP of van Rijn, Takes and Vis (see the module docstring): any number of
+    jokers. :func:`best_placement` uses it when the quick moves leave cards over, with
+    ``floor`` the primary score they reached (see :func:`best_placement`'s weights):
+    then None means that nothing beats it."""
     _check_rules(rules, decks)
     if objective not in ("value", "count"):
         raise ValueError(f"objective must be 'value' or 'count', not {objective!r}")
@@ -1474,8 +1919,8 @@ def best_placement(
     everything = region(list(range(len(melds))))
     full = _Dp(everything.problem)
     top = full.upper_bound()
-    if top // stable <= 0:
-        return None  # the table cannot be laid out, or no hand card fits anywhere
+    if top // stable <= max(0, floor):
+        return None  # the table cannot be laid out, nothing fits, or nothing beats floor
 
     # First the melds around the hand's cards only: often that is all a player needs.
     chosen: tuple[_Region, _Solved] | None = None
@@ -1483,10 +1928,11 @@ def best_placement(
     for ring in _rings(melds, hand_faces, 1):
         if sum(len(melds[i]) for i in ring) <= 0.6 * table_items:
             local = region(ring)
-            found = _Dp(local.problem).depth_first()
-            if found is not None and found.score // stable > 0:
+            found = _Dp(local.problem).depth_first(floor=floor)
+            if found is not None and found.score // stable > max(0, floor):
                 chosen = (local, found)
-    floor = 0 if chosen is None else chosen[1].score // stable  # a meld lays >= 1 card
+    if chosen is not None:
+        floor = chosen[1].score // stable  # a meld lays >= 1 card
     better = full.depth_first(floor=floor)
     if better is not None:
         chosen = (everything, better)
