@@ -1,15 +1,30 @@
 """Bot levels come from the bot registry: a bot registered for a variant (a plugin's, at
-any time) is offered in the lobby and plays at a table; a slow one thinks in a thread."""
+any time, or one ``rummykit serve --load`` imports) is offered in the lobby and plays at a
+table; a slow one thinks in a thread."""
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import act, choose, hello, receive_until, start, update_number, wait_my_turn
+from server_helpers import (
+    act,
+    choose,
+    free_port,
+    hello,
+    post,
+    receive_until,
+    server_process,
+    start,
+    update_number,
+    wait_my_turn,
+)
 
 from rummykit.server.variants import ADAPTERS
 from rummykit.sim.registry import available_bots, make_bot, register_bot, unregister_bot
@@ -172,3 +187,35 @@ def test_a_slow_registered_bot_thinks_in_a_worker_thread(
         view = start(ws)["view"]
         play_until(ws, "gin", view, lambda: len(calls) >= 4)
     assert ("gin", "slowpoke") in manager._threaded_bots
+
+
+PLUGIN = '''
+"""A bot plugin, as its author would write it."""
+from rummykit.bots import RandomBot
+from rummykit.sim.registry import register_bot
+
+
+def make_coin(*, seed, rules, players):
+    return RandomBot(seed)
+
+
+register_bot("gin", "coin", make_coin, description="a plugin's bot")
+'''
+
+
+def test_serve_load_offers_a_plugins_bots(tmp_path: Path) -> None:
+    plugin = tmp_path / "coin_plugin.py"
+    plugin.write_text(PLUGIN)
+    port = free_port()
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    with server_process(url, port, tmp_path / "server.log", "--load", str(plugin)):
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants", timeout=10) as reply:
+            variants = json.loads(reply.read())
+        gin = next(v for v in variants if v["name"] == "gin")
+        assert gin["bot_levels"][-1] == "coin" and gin["default_bot_level"] == "heuristic"
+        created = post(
+            port,
+            "/api/tables",
+            {"variant": "gin", "seats": [{"kind": "human"}, {"kind": "bot", "level": "coin"}]},
+        )
+        assert created["table"]["seats"][1]["level"] == "coin"
