@@ -441,9 +441,10 @@ def hand_order(page: Any) -> list[str]:
     return order
 
 
-def drag_after(page: Any, card: str, after: int) -> None:
+def drag_after(page: Any, card: str, after: int, picture: str) -> None:
     """Drag ``card`` (the hand's first card) to just after the card shown at ``after``,
-    dropping it on the right part of that card's visible strip."""
+    dropping it on the right part of that card's visible strip; ``picture`` is a
+    screenshot taken before the drop, the place it will go marked."""
     source = page.locator(f"[data-testid=hand] .card[data-card='{card}']").first.bounding_box()
     cards = page.locator("[data-testid=hand] .card[data-card]")
     target = cards.nth(after).bounding_box()
@@ -454,6 +455,15 @@ def drag_after(page: Any, card: str, after: int) -> None:
     page.mouse.move(
         target["x"] + 0.8 * (right - target["x"]), target["y"] + target["height"] / 2, steps=10
     )
+    marked = page.eval_on_selector_all(
+        "[data-testid=hand] .card.insert-before", "els => els.map(e => e.dataset.card)"
+    )
+    assert marked == [
+        page.locator("[data-testid=hand] .card[data-card]")
+        .nth(after + 1)
+        .get_attribute("data-card")
+    ]
+    shot(page, picture)
     page.mouse.up()
 
 
@@ -473,7 +483,7 @@ def added(before: list[str], now: list[str]) -> list[str]:
     return pool
 
 
-def sort_and_drag(page: Any, table: str) -> list[str]:
+def sort_and_drag(page: Any, table: str, picture: str) -> list[str]:
     """Sort by rank, drag the first card after the sixth; the order now shown."""
     page.click("[data-testid=sort-rank]")
     sorted_order = hand_order(page)
@@ -481,7 +491,7 @@ def sort_and_drag(page: Any, table: str) -> list[str]:
     assert page.get_attribute("[data-testid=sort-rank]", "aria-pressed") == "true"
     first = sorted_order[0]
     # Dropped on the seventh card shown (the sixth of the others): it goes after it.
-    drag_after(page, first, 6)
+    drag_after(page, first, 6, picture)
     expected = moved(sorted_order, first, 6)
     page.wait_for_selector("[data-testid=sort-custom]")
     assert hand_order(page) == expected, (sorted_order, hand_order(page))
@@ -490,15 +500,13 @@ def sort_and_drag(page: Any, table: str) -> list[str]:
     return expected
 
 
-def test_rami_hand_sorted_by_rank_then_dragged_keeps_its_order(
-    base_url: str, browser: Any
-) -> None:
+def test_rami_hand_sorted_by_rank_then_dragged_keeps_its_order(base_url: str, browser: Any) -> None:
     errors: list[str] = []
     page = new_page(browser, errors, 1280, 900)
     url, _table, _token = table_url(base_url, "rami", RAMI_SEED, bots=3)
     open_and_start(page, url)
     page.wait_for_selector(".rami-table[data-my-turn=true][data-phase=draw]")
-    expected = sort_and_drag(page, ".rami-table")
+    expected = sort_and_drag(page, ".rami-table", "rami-hand-dragging.png")
     # The draw's update from the server: the same order, the new card at the end.
     page.click("[data-testid=stock]")
     page.wait_for_selector(".rami-table[data-phase=play]")
@@ -526,7 +534,7 @@ def test_carousel_hand_sorted_by_rank_then_dragged_keeps_its_order(
     url, _table, _token = table_url(base_url, "carousel", CAROUSEL_SEED, bots=2)
     open_and_start(page, url)
     page.wait_for_selector(".carousel-table[data-my-turn=true]")
-    expected = sort_and_drag(page, ".carousel-table")
+    expected = sort_and_drag(page, ".carousel-table", "carousel-hand-dragging.png")
     # A second draw (an update from the server): the order holds, the new card appended.
     page.click("[data-testid=draw]")
     page.wait_for_selector(".carousel-table[data-draws='2']")

@@ -6,7 +6,7 @@
 // end the turn; the score sheet and the end-of-hand reveal. Every rule is the server's.
 import { RANK_NAMES, SUIT_NAMES, cardElement, declaredOf, faceOf, isJoker, rankIndex, sortCards, suitIndex } from "../cards.js";
 import { clear, fill, h } from "../api.js";
-import { HandOrder, bubble, busyWhile, dragCard, fly, opponentsRow, reorderedByDrop } from "./common.js";
+import { HandOrder, bubble, busyWhile, dragCard, fly, opponentsRow, markDropSlot, reorderedByDrop } from "./common.js";
 
 const REASON_WORDS = { knock: "knocks", went_out: "goes out", stock_exhausted: "the stock ran out" };
 const RANKS = "A23456789TJQK";
@@ -451,6 +451,7 @@ class CarouselPanel {
     const fromHand = Boolean(found && found.meld === null);
     dragCard(event, cardEl, {
       onClick: () => this.toggle(key),
+      onMove: fromHand ? (x, y) => markDropSlot(this.handEl, cardEl, x, y) : null,
       highlight: (target) => {
         const into = zone(target);
         return fromHand && into && into.dataset.zone === "hand" ? null : into;

@@ -79,9 +79,10 @@ export function chooseDialog(text, choices) {
 /**
  * Pointer-drag a card element: `onDrop(target, x, y)` gets the element under the pointer
  * when released after moving; a press without movement calls `onClick()`.
- * `highlight(target)` returns the element to mark as a drop target while dragging.
+ * `highlight(target)` returns the element to mark as a drop target while dragging;
+ * `onMove(x, y)` follows the pointer while dragging and `onMove(null)` ends it.
  */
-export function dragCard(event, cardEl, { onClick, onDrop, highlight }) {
+export function dragCard(event, cardEl, { onClick, onDrop, highlight, onMove }) {
   event.preventDefault();
   const start = { x: event.clientX, y: event.clientY };
   const rect = cardEl.getBoundingClientRect();
@@ -104,6 +105,7 @@ export function dragCard(event, cardEl, { onClick, onDrop, highlight }) {
     if (ghost) {
       ghost.style.transform = `translate(${e.clientX - start.x}px, ${e.clientY - start.y}px)`;
       mark(highlight ? highlight(document.elementFromPoint(e.clientX, e.clientY)) : null);
+      if (onMove) onMove(e.clientX, e.clientY);
     }
   };
   const up = (e) => {
@@ -111,6 +113,7 @@ export function dragCard(event, cardEl, { onClick, onDrop, highlight }) {
     window.removeEventListener("pointerup", up);
     window.removeEventListener("pointercancel", up);
     mark(null);
+    if (onMove) onMove(null);
     if (!ghost) { onClick(); return; }
     ghost.remove();
     cardEl.classList.remove("drag-source");
@@ -227,16 +230,14 @@ export class HandOrder {
   }
 }
 
-/**
- * Where a card dragged within the hand lands: the hand's card faces in their new order,
- * or null when it was dropped away from the hand. Cards are read in reading order (rows
- * of a wrapped hand top to bottom), and an overlapped card counts by its visible part.
- */
-export function reorderedByDrop(handEl, draggedEl, x, y) {
+/** Where a card dragged within the hand would land: `{ others, index }` (the other
+ * cards and how many of them come before it), or null away from the hand. Cards are read
+ * in reading order (rows of a wrapped hand top to bottom); an overlapped card counts by
+ * its visible part. */
+function dropSlot(handEl, draggedEl, x, y) {
   const box = handEl.getBoundingClientRect();
   if (y < box.top - 40 || y > box.bottom + 40 || x < box.left - 40 || x > box.right + 40) return null;
-  const cards = [...handEl.querySelectorAll(".card[data-card]")];
-  const others = cards.filter((el) => el !== draggedEl);
+  const others = [...handEl.querySelectorAll(".card[data-card]")].filter((el) => el !== draggedEl);
   const rects = others.map((el) => el.getBoundingClientRect());
   let index = 0;
   for (let i = 0; i < others.length; i += 1) {
@@ -244,12 +245,28 @@ export function reorderedByDrop(handEl, draggedEl, x, y) {
     const next = rects[i + 1];
     const sameRow = next && Math.abs(next.top - r.top) < r.height / 2;
     const visibleRight = sameRow ? Math.min(r.right, next.left) : r.right;
-    const above = r.bottom < y;
     const onRow = y >= r.top - 20 && y <= r.bottom + 20;
-    if (above && !onRow) index = i + 1;
+    if (r.bottom < y && !onRow) index = i + 1;
     else if (onRow && x >= (r.left + visibleRight) / 2) index = i + 1;
   }
-  const order = others.map((el) => el.dataset.card);
-  order.splice(index, 0, draggedEl.dataset.card);
+  return { others, index };
+}
+
+/** The hand's card faces in their new order once `draggedEl` is dropped at (x, y), or
+ * null when it was dropped away from the hand. */
+export function reorderedByDrop(handEl, draggedEl, x, y) {
+  const slot = dropSlot(handEl, draggedEl, x, y);
+  if (!slot) return null;
+  const order = slot.others.map((el) => el.dataset.card);
+  order.splice(slot.index, 0, draggedEl.dataset.card);
   return order;
+}
+
+/** While dragging within the hand: mark where the card would go (x null: unmark). */
+export function markDropSlot(handEl, draggedEl, x, y) {
+  handEl.querySelectorAll(".insert-before, .insert-after").forEach((el) => el.classList.remove("insert-before", "insert-after"));
+  const slot = x == null ? null : dropSlot(handEl, draggedEl, x, y);
+  if (!slot || !slot.others.length) return;
+  if (slot.index < slot.others.length) slot.others[slot.index].classList.add("insert-before");
+  else slot.others[slot.others.length - 1].classList.add("insert-after");
 }

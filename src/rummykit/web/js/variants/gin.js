@@ -4,7 +4,7 @@
 // one of the legal actions listed in it.
 import { cardElement, cardName, sortCards } from "../cards.js";
 import { clear, fill, h } from "../api.js";
-import { HandOrder, dragCard, reorderedByDrop } from "./common.js";
+import { HandOrder, dragCard, markDropSlot, reorderedByDrop } from "./common.js";
 
 const REDUCED_MOTION = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const SORTS = [["melds", "Melds"], ["suit", "Suit"], ["rank", "Rank"]];
@@ -347,6 +347,7 @@ class GinPanel {
     const card = cardEl.dataset.card;
     dragCard(event, cardEl, {
       onClick: () => this.onCardClick(card),
+      onMove: (x, y) => markDropSlot(this.handEl, cardEl, x, y),
       highlight: (target) => (target && this.discardEl.contains(target) && this.myTurn && this.legal("discard", card) ? this.discardEl : null),
       onDrop: (target, x, y) => {
         if (target && this.discardEl.contains(target)) {

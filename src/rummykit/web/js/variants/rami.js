@@ -7,7 +7,7 @@
 // the server to check one) and shows what comes back.
 import { cardElement, faceOf, isJoker, sortCards } from "../cards.js";
 import { clear, fill, h } from "../api.js";
-import { HandOrder, bubble, busyWhile, chooseDialog, dragCard, fly, opponentsRow, reorderedByDrop } from "./common.js";
+import { HandOrder, bubble, busyWhile, chooseDialog, dragCard, fly, opponentsRow, markDropSlot, reorderedByDrop } from "./common.js";
 
 const OUTCOME_WORDS = { out: "went out", blocked: "blocked" };
 const SORTS = [["suit", "Suit"], ["rank", "Rank"]];
@@ -513,6 +513,7 @@ class RamiPanel {
     const card = cardEl.dataset.card;
     dragCard(event, cardEl, {
       onClick: () => this.onCardClick(card),
+      onMove: (x, y) => markDropSlot(this.handEl, cardEl, x, y),
       highlight: (target) => {
         if (!target || !this.myTurn) return null;
         const combo = target.closest(".combo[data-index]");
