@@ -185,9 +185,26 @@ def serve(
         ),
     ] = "normal",
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    load: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Import a module or .py file that registers bots (repeatable); "
+            "the lobby offers them."
+        ),
+    ] = None,
 ) -> None:
     """Host tables: the lobby, the websocket protocol and the browser table."""
     import os
+
+    from rummykit.sim.registry import load_plugin
+
+    for target in load or ():
+        try:
+            load_plugin(target)
+        except (ImportError, OSError) as error:
+            raise typer.BadParameter(
+                f"cannot load {target!r}: {error}", param_hint="--load"
+            ) from None
 
     try:
         import uvicorn

@@ -418,3 +418,136 @@ def test_phone_width(base_url: str, browser: Any, variant: str, seed: int, bots:
     shot(page, f"{variant}-phone.png")
     page.close()
     assert not errors, errors
+
+
+# -- the hand: sort by rank, drag a card to a new place, the order kept ------------------
+
+RANKS = "A23456789TJQK"
+SUITS = "SCDH"
+
+
+def rank_key(card: str) -> tuple[int, int]:
+    """The browser's rank sort: rank, then suit; jokers last."""
+    face = card.split("@")[0]
+    if face.startswith("JK"):
+        return (13, 4)
+    return (RANKS.index(face[:-1]), SUITS.index(face[-1]))
+
+
+def hand_order(page: Any) -> list[str]:
+    order: list[str] = page.eval_on_selector_all(
+        "[data-testid=hand] .card[data-card]", "els => els.map(e => e.dataset.card)"
+    )
+    return order
+
+
+def drag_after(page: Any, card: str, after: int, picture: str) -> None:
+    """Drag ``card`` (the hand's first card) to just after the card shown at ``after``,
+    dropping it on the right part of that card's visible strip; ``picture`` is a
+    screenshot taken before the drop, the place it will go marked."""
+    source = page.locator(f"[data-testid=hand] .card[data-card='{card}']").first.bounding_box()
+    cards = page.locator("[data-testid=hand] .card[data-card]")
+    target = cards.nth(after).bounding_box()
+    following = cards.nth(after + 1).bounding_box()
+    right = min(target["x"] + target["width"], following["x"])
+    page.mouse.move(source["x"] + 5, source["y"] + source["height"] - 6)
+    page.mouse.down()
+    page.mouse.move(
+        target["x"] + 0.8 * (right - target["x"]), target["y"] + target["height"] / 2, steps=10
+    )
+    marked = page.eval_on_selector_all(
+        "[data-testid=hand] .card.insert-before", "els => els.map(e => e.dataset.card)"
+    )
+    assert marked == [
+        page.locator("[data-testid=hand] .card[data-card]")
+        .nth(after + 1)
+        .get_attribute("data-card")
+    ]
+    shot(page, picture)
+    page.mouse.up()
+
+
+def moved(order: list[str], card: str, after: int) -> list[str]:
+    """``order`` with its first card ``card`` placed after the card at ``after`` (so
+    ``after`` of the others come before it)."""
+    assert order[0] == card
+    others = order[1:]
+    return [*others[:after], card, *others[after:]]
+
+
+def added(before: list[str], now: list[str]) -> list[str]:
+    """The cards of ``now`` that ``before`` did not have (as a multiset)."""
+    pool = list(now)
+    for card in before:
+        pool.remove(card)
+    return pool
+
+
+def sort_and_drag(page: Any, table: str, picture: str) -> list[str]:
+    """Sort by rank, drag the first card after the sixth; the order now shown."""
+    page.click("[data-testid=sort-rank]")
+    sorted_order = hand_order(page)
+    assert sorted_order == sorted(sorted_order, key=rank_key)
+    assert page.get_attribute("[data-testid=sort-rank]", "aria-pressed") == "true"
+    first = sorted_order[0]
+    # Dropped on the seventh card shown (the sixth of the others): it goes after it.
+    drag_after(page, first, 6, picture)
+    expected = moved(sorted_order, first, 6)
+    page.wait_for_selector("[data-testid=sort-custom]")
+    assert hand_order(page) == expected, (sorted_order, hand_order(page))
+    assert page.get_attribute("[data-testid=sort-rank]", "aria-pressed") == "false"
+    assert not page.query_selector(f"{table}[data-my-turn=false]")  # nothing was sent
+    return expected
+
+
+def test_rami_hand_sorted_by_rank_then_dragged_keeps_its_order(base_url: str, browser: Any) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, 1280, 900)
+    url, _table, _token = table_url(base_url, "rami", RAMI_SEED, bots=3)
+    open_and_start(page, url)
+    page.wait_for_selector(".rami-table[data-my-turn=true][data-phase=draw]")
+    expected = sort_and_drag(page, ".rami-table", "rami-hand-dragging.png")
+    # The draw's update from the server: the same order, the new card at the end.
+    page.click("[data-testid=stock]")
+    page.wait_for_selector(".rami-table[data-phase=play]")
+    now = hand_order(page)
+    new = added(expected, now)
+    assert len(new) == 1 and now == [*expected, *new]
+    shot(page, "rami-hand-order.png")
+    # Kept in the browser: a reload shows the same order.
+    page.reload()
+    page.wait_for_selector(".rami-table[data-phase=play] [data-testid=hand] .card[data-card]")
+    assert hand_order(page) == now
+    # Sorting again forgets the own order.
+    page.click("[data-testid=sort-rank]")
+    assert hand_order(page) == sorted(now, key=rank_key)
+    assert not page.query_selector("[data-testid=sort-custom]")
+    page.close()
+    assert not errors, errors
+
+
+def test_carousel_hand_sorted_by_rank_then_dragged_keeps_its_order(
+    base_url: str, browser: Any
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, 1280, 900)
+    url, _table, _token = table_url(base_url, "carousel", CAROUSEL_SEED, bots=2)
+    open_and_start(page, url)
+    page.wait_for_selector(".carousel-table[data-my-turn=true]")
+    expected = sort_and_drag(page, ".carousel-table", "carousel-hand-dragging.png")
+    # A second draw (an update from the server): the order holds, the new card appended.
+    page.click("[data-testid=draw]")
+    page.wait_for_selector(".carousel-table[data-draws='2']")
+    now = hand_order(page)
+    new = added(expected, now)
+    assert len(new) == 1 and now == [*expected, *new]
+    # A hand card dropped on a meld keeps its meaning: it moves there in the editor.
+    pick(page, f"[data-testid=hand] .card[data-card='{now[0]}']")
+    page.click("[data-testid=new-meld]")
+    page.wait_for_selector("[data-testid=meld-0] .card")
+    assert hand_order(page) == now[1:]
+    page.click("[data-testid=reset]")
+    assert hand_order(page) == now
+    shot(page, "carousel-hand-order.png")
+    page.close()
+    assert not errors, errors

@@ -15,6 +15,7 @@ them all), :mod:`rummykit.server.rami_adapter` and :mod:`rummykit.server.carouse
 
 from __future__ import annotations
 
+import secrets
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -23,18 +24,26 @@ from typing import Any, Literal, Protocol
 from rummykit.core import Event, IllegalActionError, InvalidActionError
 
 __all__ = [
+    "DEFAULT_BOT_LEVEL",
     "JSON",
     "Applied",
     "Game",
+    "RegisteredBots",
     "RuleOption",
     "VariantAdapter",
     "checked",
+    "default_level_of",
     "error_json",
+    "make_registered_bot",
     "merge_options",
+    "registered_bot_levels",
     "rule_options_of",
 ]
 
 JSON = dict[str, Any]
+
+DEFAULT_BOT_LEVEL = "heuristic"
+"""The level of a bot seat created without one, and of a stand-in: fast and decent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +153,17 @@ class VariantAdapter(Protocol):
     min_seats: int
     max_seats: int
     presets: Mapping[str, Mapping[str, Any]]
-    bot_levels: tuple[str, ...]
+
+    @property
+    def bot_levels(self) -> tuple[str, ...]:
+        """The bot levels a table may seat, weakest first (read when asked, so a bot
+        registered later, by a plugin for instance, is listed too)."""
+        ...
+
+    @property
+    def default_bot_level(self) -> str:
+        """The level of a bot seat created without one (one of :attr:`bot_levels`)."""
+        ...
 
     def rule_options(self) -> list[RuleOption]:
         """The options a table creator may set."""
@@ -162,8 +181,15 @@ class VariantAdapter(Protocol):
         """Deal a new game from a seed."""
         ...
 
-    def make_bot(self, level: str, rules: Mapping[str, Any], *, seed: int | None) -> Any:
-        """A bot of ``level`` (one of :attr:`bot_levels`)."""
+    def make_bot(
+        self, level: str, rules: Mapping[str, Any], *, seed: int | None, players: int | None = None
+    ) -> Any:
+        """A bot of ``level`` (one of :attr:`bot_levels`) for a table of ``players`` seats
+        (``None``: the variant's usual number).
+
+        Raises:
+            ValueError: an unknown level (or one whose modules cannot be imported).
+        """
         ...
 
     def replay(
@@ -176,6 +202,77 @@ class VariantAdapter(Protocol):
     ) -> Game:
         """Rebuild a game from its seed and its ordered ``(seat, action)`` log."""
         ...
+
+
+def registered_bot_levels(variant: str) -> tuple[str, ...]:
+    """The bots registered for ``variant`` in :mod:`rummykit.sim.registry` that can run,
+    weakest first: the built-in names by :data:`~rummykit.sim.registry.STRENGTH_ORDER`
+    (``random``, ``heuristic``, ``easy`` ... ``expert``), then any other name (a plugin's)
+    in registration order."""
+    from rummykit.sim.registry import STRENGTH_ORDER, available_bots
+
+    names = available_bots(variant)
+    weakest_first = tuple(reversed(STRENGTH_ORDER))
+    known = sorted((n for n in names if n in weakest_first), key=weakest_first.index)
+    return (*known, *(n for n in names if n not in weakest_first))
+
+
+def default_level_of(levels: Sequence[str]) -> str:
+    """:data:`DEFAULT_BOT_LEVEL` when offered, else the first (weakest) level."""
+    if DEFAULT_BOT_LEVEL in levels:
+        return DEFAULT_BOT_LEVEL
+    if not levels:
+        raise ValueError("no bot is registered for this variant")
+    return levels[0]
+
+
+def make_registered_bot(
+    variant: str, level: str, rules: Any, *, seed: int | None, players: int | None
+) -> Any:
+    """A bot of ``level`` from the registry's factory for ``variant``, given the game's
+    rules object; without a seed, one from the system's secure source."""
+    from rummykit.sim.registry import make_bot
+
+    return make_bot(
+        variant,
+        level,
+        seed=secrets.randbits(63) if seed is None else seed,
+        rules=rules,
+        players=players,
+    )
+
+
+class RegisteredBots:
+    """An adapter's bots, from :mod:`rummykit.sim.registry` under the adapter's ``name``.
+
+    Every bot registered for the variant (built in, or by a plugin, at any time) is a
+    level the lobby offers and a table may seat; the adapter only says how its stored
+    rule options become the rules object a bot factory takes (:meth:`bot_rules`).
+    """
+
+    name: str
+
+    def bot_rules(self, rules: Mapping[str, Any]) -> Any:
+        """The rules object of a table's stored options."""
+        raise NotImplementedError
+
+    @property
+    def bot_levels(self) -> tuple[str, ...]:
+        """Registered bots that can run, weakest first (:func:`registered_bot_levels`)."""
+        return registered_bot_levels(self.name)
+
+    @property
+    def default_bot_level(self) -> str:
+        """``heuristic`` (fast and decent), whatever else is registered."""
+        return default_level_of(self.bot_levels)
+
+    def make_bot(
+        self, level: str, rules: Mapping[str, Any], *, seed: int | None, players: int | None = None
+    ) -> Any:
+        """A bot of ``level`` built by its registered factory."""
+        return make_registered_bot(
+            self.name, level, self.bot_rules(rules), seed=seed, players=players
+        )
 
 
 def rule_options_of(rules_type: type[Any]) -> list[RuleOption]:

@@ -100,6 +100,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 "presets": {name: dict(options) for name, options in adapter.presets.items()},
                 "options": [option.to_json() for option in adapter.rule_options()],
                 "bot_levels": list(adapter.bot_levels),
+                "default_bot_level": adapter.default_bot_level,
             }
             for adapter in ADAPTERS.values()
         ]

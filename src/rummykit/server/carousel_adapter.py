@@ -24,12 +24,12 @@ from dataclasses import fields
 from typing import Any
 
 from rummykit.bots.base import Bot
-from rummykit.bots.carousel_bots import CarouselHeuristicBot, CarouselRandomBot
 from rummykit.cards import format_card, format_cards
 from rummykit.core import Event, IllegalActionError
 from rummykit.server.adapter import (
     JSON,
     Applied,
+    RegisteredBots,
     RuleOption,
     checked,
     merge_options,
@@ -44,9 +44,7 @@ from rummykit.variants.carousel import (
 )
 from rummykit.variants.carousel_game import CarouselGame
 
-__all__ = ["CAROUSEL_BOTS", "CarouselAdapter", "CarouselTableGame"]
-
-CAROUSEL_BOTS = ("random", "heuristic")
+__all__ = ["CarouselAdapter", "CarouselTableGame"]
 
 
 def _names(cards: Iterable[int]) -> list[str]:
@@ -285,7 +283,7 @@ def _carousel_options() -> list[RuleOption]:
     return [known[item.name] for item in fields(CarouselRules) if item.name in known]
 
 
-class CarouselAdapter:
+class CarouselAdapter(RegisteredBots):
     """The Carousel adapter: 2-5 seats, one preset."""
 
     name = "carousel"
@@ -295,7 +293,6 @@ class CarouselAdapter:
     presets: Mapping[str, Mapping[str, Any]] = types.MappingProxyType(
         {"carousel": types.MappingProxyType({})}
     )
-    bot_levels: tuple[str, ...] = CAROUSEL_BOTS
 
     def rule_options(self) -> list[RuleOption]:
         return _carousel_options()
@@ -313,17 +310,8 @@ class CarouselAdapter:
             CarouselGame(CarouselRules.from_dict(rules), players=seats, seed=seed)
         )
 
-    def make_bot(
-        self, level: str, rules: Mapping[str, Any], *, seed: int | None
-    ) -> Bot[CarouselObservation, CarouselAction]:
-        parsed = CarouselRules.from_dict(rules)
-        if level == "random":
-            return CarouselRandomBot(seed, rules=parsed)
-        if level == "heuristic":
-            return CarouselHeuristicBot(parsed)
-        raise ValueError(
-            f"unknown carousel bot {level!r}; choose one of {', '.join(CAROUSEL_BOTS)}"
-        )
+    def bot_rules(self, rules: Mapping[str, Any]) -> CarouselRules:
+        return CarouselRules.from_dict(rules)
 
     def replay(
         self,

@@ -28,13 +28,14 @@ from dataclasses import fields
 from typing import Any
 
 from rummykit.bots.base import Bot
-from rummykit.bots.rami_heuristic import RAMI_BOTS, RamiHeuristicBot, make_rami_bot
+from rummykit.bots.rami_heuristic import RamiHeuristicBot
 from rummykit.cards import MAX_COPIES, format_card
 from rummykit.core import Event, IllegalActionError
 from rummykit.melds import InvalidMeldError
 from rummykit.server.adapter import (
     JSON,
     Applied,
+    RegisteredBots,
     RuleOption,
     checked,
     merge_options,
@@ -365,7 +366,7 @@ def _rami_options() -> list[RuleOption]:
     return [known[item.name] for item in fields(RamiRules) if item.name in known]
 
 
-class RamiAdapter:
+class RamiAdapter(RegisteredBots):
     """The Rami adapter: 2-6 seats, presets rami51, rami40, rami51-house, rami40-house."""
 
     name = "rami"
@@ -375,7 +376,6 @@ class RamiAdapter:
     presets: Mapping[str, Mapping[str, Any]] = types.MappingProxyType(
         {name: types.MappingProxyType(_preset_options(rules)) for name, rules in PRESETS.items()}
     )
-    bot_levels: tuple[str, ...] = RAMI_BOTS
 
     def rule_options(self) -> list[RuleOption]:
         return _rami_options()
@@ -389,13 +389,8 @@ class RamiAdapter:
             raise ValueError(f"rami is for 2-6 seats, not {seats}")
         return RamiTableGame(RamiGame(RamiRules.from_dict(rules), players=seats, seed=seed))
 
-    def make_bot(
-        self, level: str, rules: Mapping[str, Any], *, seed: int | None
-    ) -> Bot[RamiObservation, RamiAction]:
-        bot: Bot[RamiObservation, RamiAction] = make_rami_bot(
-            level, seed=seed, rules=RamiRules.from_dict(rules)
-        )
-        return bot
+    def bot_rules(self, rules: Mapping[str, Any]) -> RamiRules:
+        return RamiRules.from_dict(rules)
 
     def replay(
         self,

@@ -294,11 +294,30 @@ class TableManager:
 
     def _make_bots(self, table: LiveTable) -> None:
         for seat in table.seats:
-            if seat.kind == "bot":
+            if seat.kind != "bot":
+                continue
+            level = seat.level or table.adapter.default_bot_level
+            try:
                 seat.bot = table.adapter.make_bot(
-                    seat.level or table.adapter.bot_levels[0],
+                    level, table.rules, seed=secrets.randbits(63), players=len(table.seats)
+                )
+            except ValueError as error:
+                # A bot registered by a plugin that this server has not loaded: the
+                # seat keeps its level (and plays again once the plugin is back), the
+                # default level plays it meanwhile.
+                log.warning(
+                    "table %s seat %d: bot level %r is unavailable (%s); %r plays it",
+                    table.id,
+                    seat.index,
+                    level,
+                    error,
+                    table.adapter.default_bot_level,
+                )
+                seat.bot = table.adapter.make_bot(
+                    table.adapter.default_bot_level,
                     table.rules,
                     seed=secrets.randbits(63),
+                    players=len(table.seats),
                 )
 
     # -- lookup -----------------------------------------------------------------------------
@@ -407,12 +426,12 @@ class TableManager:
             if not isinstance(spec, Mapping) or spec.get("kind") not in ("human", "bot"):
                 raise ServerError("bad_request", f"seat {index}: kind must be human or bot")
             if spec["kind"] == "bot":
-                level = spec.get("level") or adapter.bot_levels[-1]
-                if level not in adapter.bot_levels:
+                levels = adapter.bot_levels
+                level = spec.get("level") or adapter.default_bot_level
+                if level not in levels:
                     raise ServerError(
                         "bad_request",
-                        f"seat {index}: bot level {level!r} is not one of "
-                        f"{', '.join(adapter.bot_levels)}",
+                        f"seat {index}: bot level {level!r} is not one of {', '.join(levels)}",
                     )
                 name = clean_name(spec.get("name"), f"Bot ({level})")
                 seats.append({"kind": "bot", "name": name, "level": level, "joined": True})
@@ -722,11 +741,11 @@ class TableManager:
             return current, seat.bot, "bot"
         if self._standin_allowed(table, seat):
             if seat.standin is None:
-                levels = table.adapter.bot_levels
                 seat.standin = table.adapter.make_bot(
-                    "heuristic" if "heuristic" in levels else levels[0],
+                    table.adapter.default_bot_level,
                     table.rules,
                     seed=secrets.randbits(63),
+                    players=len(table.seats),
                 )
             return current, seat.standin, "standin"
         return None
@@ -754,7 +773,9 @@ class TableManager:
         the server inside it a third of the time); in a thread it includes waiting for
         the GIL.
         """
-        key = (table.adapter.name, str(getattr(bot, "name", type(bot).__name__)))
+        # Timed per variant and level (bots of different levels may share a name).
+        level = table.seats[seat].level if bot is table.seats[seat].bot else None
+        key = (table.adapter.name, level or str(getattr(bot, "name", type(bot).__name__)))
         recent = self._bot_cost.get(key)
         if recent is None:
             recent = self._bot_cost[key] = collections.deque(maxlen=5)

@@ -24,7 +24,6 @@ import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from rummykit.bots import GIN_BOTS, make_gin_bot
 from rummykit.bots.base import Bot
 from rummykit.cards import format_card, format_cards
 from rummykit.core import Event, IllegalActionError
@@ -32,6 +31,7 @@ from rummykit.server.adapter import (
     JSON,
     Applied,
     Game,
+    RegisteredBots,
     RuleOption,
     VariantAdapter,
     checked,
@@ -322,8 +322,8 @@ class GinGame:
         return advise
 
 
-class GinAdapter:
-    """The Gin Rummy adapter: a :class:`GinMatch` per table."""
+class GinAdapter(RegisteredBots):
+    """The Gin Rummy adapter: a :class:`GinMatch` per table; bots from the registry."""
 
     name = "gin"
     title = "Gin Rummy"
@@ -332,7 +332,6 @@ class GinAdapter:
     presets: Mapping[str, Mapping[str, Any]] = types.MappingProxyType(
         {"gin": types.MappingProxyType({})}
     )
-    bot_levels: tuple[str, ...] = GIN_BOTS
 
     def rule_options(self) -> list[RuleOption]:
         return rule_options_of(GinRules)
@@ -346,10 +345,8 @@ class GinAdapter:
             raise ValueError(f"gin is for 2 seats, not {seats}")
         return GinGame(GinMatch(GinRules.from_dict(rules), seed=seed))
 
-    def make_bot(
-        self, level: str, rules: Mapping[str, Any], *, seed: int | None
-    ) -> Bot[GinObservation, GinAction]:
-        return make_gin_bot(level, seed=seed, rules=GinRules.from_dict(rules))
+    def bot_rules(self, rules: Mapping[str, Any]) -> GinRules:
+        return GinRules.from_dict(rules)
 
     def replay(
         self,

@@ -50,7 +50,7 @@ function seatRow(index, variant, isFirst) {
     h("option", { value: "human", selected: isFirst }, index === 0 ? "You" : "Person (invite)"),
     h("option", { value: "bot", selected: !isFirst }, "Bot"));
   const level = h("select", { name: `seat-${index}-level`, "data-testid": `seat-${index}-level` },
-    variant.bot_levels.map((l) => h("option", { value: l, selected: l === variant.bot_levels[variant.bot_levels.length - 1] }, `${l} bot`)));
+    variant.bot_levels.map((l) => h("option", { value: l, selected: l === (variant.default_bot_level || "heuristic") }, `${l} bot`)));
   const sync = () => { level.hidden = kind.value !== "bot"; };
   kind.addEventListener("change", sync);
   sync();

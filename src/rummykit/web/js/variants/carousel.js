@@ -1,15 +1,17 @@
 // The Carousel panel: a rearrangement editor of the whole table. Move table and hand
 // cards between melds (pick, then "Move here", or drag), start a new meld, declare a
 // joker's card, reset the turn, or load the solver's best placement (hint); the server
-// checks the edited layout live and says in words what is wrong. Draw, meld, knock and
+// checks the edited layout live and says in words what is wrong. The hand sorts by suit or
+// rank, or a card dragged within it makes the player's own order. Draw, meld, knock and
 // end the turn; the score sheet and the end-of-hand reveal. Every rule is the server's.
 import { RANK_NAMES, SUIT_NAMES, cardElement, declaredOf, faceOf, isJoker, rankIndex, sortCards, suitIndex } from "../cards.js";
 import { clear, fill, h } from "../api.js";
-import { bubble, busyWhile, dragCard, fly, opponentsRow } from "./common.js";
+import { HandOrder, bubble, busyWhile, dragCard, fly, opponentsRow, markDropSlot, reorderedByDrop } from "./common.js";
 
 const REASON_WORDS = { knock: "knocks", went_out: "goes out", stock_exhausted: "the stock ran out" };
 const RANKS = "A23456789TJQK";
 const SUITS = "SCDH";
+const SORTS = [["suit", "Suit"], ["rank", "Rank"]];
 
 export function createPanel(root, ctx) {
   return new CarouselPanel(root, ctx);
@@ -47,6 +49,12 @@ class CarouselPanel {
     this.checkNumber = 0;
     this.busy = false;
     this.seenKey = `rummykit:carousel:seen:${ctx.tableId}`;
+    this.order = new HandOrder({
+      sortKey: "rummykit:carousel:sort",
+      orderKey: ctx.seat == null ? null : `rummykit:carousel:order:${ctx.tableId}:${ctx.seat}`,
+      modes: SORTS.map(([mode]) => mode),
+      fallback: "suit",
+    });
     this.opponentsEl = h("section", { class: "opponents", "data-testid": "opponents" });
     this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": "stock" });
     this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
@@ -78,6 +86,7 @@ class CarouselPanel {
   snapshot(view, info) {
     this.view = view;
     this.info = info;
+    this.order.follow(view.hand || []);
     this.resetWork();
     this.render();
     this.maybeReveal();
@@ -87,6 +96,7 @@ class CarouselPanel {
     const before = this.view;
     this.view = message.view;
     this.info = info;
+    this.order.follow(this.view.hand || []);
     // A draw only adds to the hand: keep the edits in progress. Anything else resets.
     const sameTable = before && JSON.stringify(before.table) === JSON.stringify(this.view.table)
       && before.hand_number === this.view.hand_number && this.myTurn;
@@ -217,13 +227,15 @@ class CarouselPanel {
         h("span", { class: "muted", "data-testid": "hand-value" }, this.edited()
           ? ` ${this.work.hand.length} of ${v.hand.length} cards left after this meld`
           : ` ${v.hand.length} card${v.hand.length === 1 ? "" : "s"} · value ${v.hand_value} (knock at ${v.knock_limit} or less)`)),
-      pickedFromHand ? h("button", { type: "button", class: "chip", "data-testid": "back-to-hand", onclick: () => this.moveTo("hand") }, "Back to hand") : null);
-    // The hand grouped by suit (display only), each card keeping its editor key.
+      pickedFromHand ? h("button", { type: "button", class: "chip", "data-testid": "back-to-hand", onclick: () => this.moveTo("hand") }, "Back to hand") : null,
+      this.order.buttons(SORTS, () => this.renderEditor()));
+    // The hand in the player's order (grouped by suit when sorted so), each card keeping
+    // its editor key.
     const pool = [...this.work.hand];
-    const ordered = sortCards(pool.map((i) => i.card), "suit").map((c) => pool.splice(pool.findIndex((i) => i.card === c), 1)[0]);
+    const ordered = this.order.arrange(pool.map((i) => i.card)).map((c) => pool.splice(pool.findIndex((i) => i.card === c), 1)[0]);
     const groups = [];
     for (const item of ordered) {
-      const suit = isJoker(item.card) ? "JK" : item.card.slice(-1);
+      const suit = this.order.mode !== "suit" ? "" : isJoker(item.card) ? "JK" : item.card.slice(-1);
       if (!groups.length || groups[groups.length - 1].suit !== suit) groups.push({ suit, items: [] });
       groups[groups.length - 1].items.push(item);
     }
@@ -435,11 +447,23 @@ class CarouselPanel {
       if (!target || !this.myTurn) return null;
       return target.closest(".meld[data-meld]") || target.closest("[data-zone=hand]");
     };
+    const found = this.find(key);
+    const fromHand = Boolean(found && found.meld === null);
     dragCard(event, cardEl, {
       onClick: () => this.toggle(key),
-      highlight: zone,
-      onDrop: (target) => {
+      onMove: fromHand ? (x, y) => markDropSlot(this.handEl, cardEl, x, y) : null,
+      highlight: (target) => {
         const into = zone(target);
+        return fromHand && into && into.dataset.zone === "hand" ? null : into;
+      },
+      onDrop: (target, x, y) => {
+        const into = zone(target);
+        if (fromHand && !(into && into.dataset.meld !== undefined)) {
+          // Within the hand: the player's own order (nothing is sent).
+          const order = reorderedByDrop(this.handEl, cardEl, x, y);
+          if (order) { this.order.place(order); this.renderEditor(); }
+          return;
+        }
         if (!into || !this.view.may_meld) return;
         const where = into.dataset.zone === "hand" ? "hand" : into.dataset.meld === "new" ? "new" : Number(into.dataset.meld);
         const keys = this.picked.has(key) ? [...this.picked] : [key];

@@ -1,6 +1,7 @@
-// Pieces shared by the Rami and Carousel panels: the other players' row, flying cards,
-// speech bubbles, a choice dialog, and the card-drag helper. No rule lives here.
-import { cardElement } from "../cards.js";
+// Pieces shared by the variant panels: the other players' row, flying cards, speech
+// bubbles, a choice dialog, the card-drag helper and the player's own order of their hand
+// (auto-sort or drag to reorder). No rule lives here.
+import { cardElement, sortCards } from "../cards.js";
 import { h } from "../api.js";
 
 export const REDUCED_MOTION = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -78,9 +79,10 @@ export function chooseDialog(text, choices) {
 /**
  * Pointer-drag a card element: `onDrop(target, x, y)` gets the element under the pointer
  * when released after moving; a press without movement calls `onClick()`.
- * `highlight(target)` returns the element to mark as a drop target while dragging.
+ * `highlight(target)` returns the element to mark as a drop target while dragging;
+ * `onMove(x, y)` follows the pointer while dragging and `onMove(null)` ends it.
  */
-export function dragCard(event, cardEl, { onClick, onDrop, highlight }) {
+export function dragCard(event, cardEl, { onClick, onDrop, highlight, onMove }) {
   event.preventDefault();
   const start = { x: event.clientX, y: event.clientY };
   const rect = cardEl.getBoundingClientRect();
@@ -103,6 +105,7 @@ export function dragCard(event, cardEl, { onClick, onDrop, highlight }) {
     if (ghost) {
       ghost.style.transform = `translate(${e.clientX - start.x}px, ${e.clientY - start.y}px)`;
       mark(highlight ? highlight(document.elementFromPoint(e.clientX, e.clientY)) : null);
+      if (onMove) onMove(e.clientX, e.clientY);
     }
   };
   const up = (e) => {
@@ -110,6 +113,7 @@ export function dragCard(event, cardEl, { onClick, onDrop, highlight }) {
     window.removeEventListener("pointerup", up);
     window.removeEventListener("pointercancel", up);
     mark(null);
+    if (onMove) onMove(null);
     if (!ghost) { onClick(); return; }
     ghost.remove();
     cardEl.classList.remove("drag-source");
@@ -133,4 +137,136 @@ export async function busyWhile(panel, work) {
     panel.busy = false;
     panel.el.classList.remove("busy");
   }
+}
+
+// -- the player's order of their hand ------------------------------------------------------
+
+/** `order` applied to `cards` (a multiset: Carousel's two decks repeat faces): the cards
+ * of `order` still in `cards` in that order, then the others in their own order. */
+export function mergeOrder(order, cards) {
+  const pool = [...cards];
+  const kept = [];
+  for (const card of order) {
+    const at = pool.indexOf(card);
+    if (at >= 0) { kept.push(card); pool.splice(at, 1); }
+  }
+  return [...kept, ...pool];
+}
+
+function readOrder(key) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(key) || "null");
+    return Array.isArray(saved) && saved.every((c) => typeof c === "string") ? saved : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+/**
+ * How a player likes their hand shown: an automatic sort (`suit`, `rank`, or a mode the
+ * panel draws itself, such as Gin's `melds`), or their own order once they drag a card.
+ * The sort is remembered per variant (`sortKey`); an own order per table and seat
+ * (`orderKey`), in the browser only, and it follows the hand: cards still held keep
+ * their places, new cards are appended, cards gone are removed.
+ */
+export class HandOrder {
+  constructor({ sortKey, orderKey, modes, fallback }) {
+    this.sortKey = sortKey;
+    this.orderKey = orderKey;
+    this.custom = orderKey ? readOrder(orderKey) : null;
+    const saved = localStorage.getItem(sortKey);
+    this.sorted = modes.includes(saved) ? saved : fallback;
+  }
+
+  /** `custom` while the player's own order holds, else the automatic sort. */
+  get mode() { return this.custom ? "custom" : this.sorted; }
+
+  /** Sort automatically again (the own order is forgotten). */
+  sortBy(mode) {
+    this.sorted = mode;
+    this.custom = null;
+    localStorage.setItem(this.sortKey, mode);
+    if (this.orderKey) localStorage.removeItem(this.orderKey);
+  }
+
+  /** After an update: keep the own order in step with the whole hand. */
+  follow(hand) {
+    if (!this.custom) return;
+    const next = mergeOrder(this.custom, hand);
+    if (next.join(" ") !== this.custom.join(" ")) this.save(next);
+  }
+
+  /** `cards` (the hand, or the part of it on show) in the order to show them. */
+  arrange(cards) {
+    return this.custom ? mergeOrder(this.custom, cards) : sortCards(cards, this.sorted);
+  }
+
+  /** The player dragged a card: `shown` is the new order of the cards on show; cards of
+   * the hand not on show (set aside in an editor) follow them. */
+  place(shown) {
+    const rest = [...(this.custom || [])];
+    for (const card of shown) { const at = rest.indexOf(card); if (at >= 0) rest.splice(at, 1); }
+    this.save([...shown, ...rest]);
+  }
+
+  save(order) {
+    this.custom = order;
+    if (this.orderKey) {
+      try { localStorage.setItem(this.orderKey, JSON.stringify(order)); } catch (error) { /* storage full: kept in memory */ }
+    }
+  }
+
+  /** The sort buttons; `onChange()` redraws the hand. */
+  buttons(modes, onChange) {
+    return h("div", { class: "sort-buttons", role: "group", "aria-label": "sort the hand" },
+      modes.map(([mode, label]) => h("button", {
+        type: "button", class: `chip ${this.mode === mode ? "active" : ""}`, "data-testid": `sort-${mode}`,
+        "aria-pressed": String(this.mode === mode),
+        onclick: () => { this.sortBy(mode); onChange(); },
+      }, label)),
+      this.custom ? h("span", {
+        class: "chip own-order", "data-testid": "sort-custom", title: "your order: drag cards to move them, or sort again",
+      }, "Your order") : null);
+  }
+}
+
+/** Where a card dragged within the hand would land: `{ others, index }` (the other
+ * cards and how many of them come before it), or null away from the hand. Cards are read
+ * in reading order (rows of a wrapped hand top to bottom); an overlapped card counts by
+ * its visible part. */
+function dropSlot(handEl, draggedEl, x, y) {
+  const box = handEl.getBoundingClientRect();
+  if (y < box.top - 40 || y > box.bottom + 40 || x < box.left - 40 || x > box.right + 40) return null;
+  const others = [...handEl.querySelectorAll(".card[data-card]")].filter((el) => el !== draggedEl);
+  const rects = others.map((el) => el.getBoundingClientRect());
+  let index = 0;
+  for (let i = 0; i < others.length; i += 1) {
+    const r = rects[i];
+    const next = rects[i + 1];
+    const sameRow = next && Math.abs(next.top - r.top) < r.height / 2;
+    const visibleRight = sameRow ? Math.min(r.right, next.left) : r.right;
+    const onRow = y >= r.top - 20 && y <= r.bottom + 20;
+    if (r.bottom < y && !onRow) index = i + 1;
+    else if (onRow && x >= (r.left + visibleRight) / 2) index = i + 1;
+  }
+  return { others, index };
+}
+
+/** The hand's card faces in their new order once `draggedEl` is dropped at (x, y), or
+ * null when it was dropped away from the hand. */
+export function reorderedByDrop(handEl, draggedEl, x, y) {
+  const slot = dropSlot(handEl, draggedEl, x, y);
+  if (!slot) return null;
+  const order = slot.others.map((el) => el.dataset.card);
+  order.splice(slot.index, 0, draggedEl.dataset.card);
+  return order;
+}
+
+/** While dragging within the hand: mark where the card would go (x null: unmark). */
+export function markDropSlot(handEl, draggedEl, x, y) {
+  handEl.querySelectorAll(".insert-before, .insert-after").forEach((el) => el.classList.remove("insert-before", "insert-after"));
+  const slot = x == null ? null : dropSlot(handEl, draggedEl, x, y);
+  if (!slot || !slot.others.length) return;
+  if (slot.index < slot.others.length) slot.others[slot.index].classList.add("insert-before");
+  else slot.others[slot.others.length - 1].classList.add("insert-after");
 }

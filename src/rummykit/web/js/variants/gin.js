@@ -4,6 +4,7 @@
 // one of the legal actions listed in it.
 import { cardElement, cardName, sortCards } from "../cards.js";
 import { clear, fill, h } from "../api.js";
+import { HandOrder, dragCard, markDropSlot, reorderedByDrop } from "./common.js";
 
 const REDUCED_MOTION = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const SORTS = [["melds", "Melds"], ["suit", "Suit"], ["rank", "Rank"]];
@@ -22,8 +23,12 @@ class GinPanel {
     this.ctx = ctx;
     this.view = null;
     this.info = null;
-    this.sortMode = localStorage.getItem("rummykit:gin:sort") || "melds";
-    this.customOrder = [];
+    this.order = new HandOrder({
+      sortKey: "rummykit:gin:sort",
+      orderKey: ctx.seat == null ? null : `rummykit:gin:order:${ctx.tableId}:${ctx.seat}`,
+      modes: SORTS.map(([mode]) => mode),
+      fallback: "melds",
+    });
     this.selected = null;
     this.busy = false;
     this.seenKey = `rummykit:gin:seen:${ctx.tableId}`;
@@ -54,6 +59,7 @@ class GinPanel {
   snapshot(view, info) {
     this.view = view;
     this.info = info;
+    this.order.follow(view.hand || []);
     this.render();
     this.maybeReveal();
   }
@@ -61,6 +67,7 @@ class GinPanel {
   async update(message, info) {
     this.view = message.view;
     this.info = info;
+    this.order.follow(this.view.hand || []);
     if (message.actor === this.ctx.seat) this.selected = null;
     if (this.selected && !this.view.hand.includes(this.selected)) this.selected = null;
     this.render();
@@ -169,11 +176,7 @@ class GinPanel {
 
   renderToolbar() {
     const v = this.view;
-    const sorts = h("div", { class: "sort-buttons", role: "group", "aria-label": "sort the hand" },
-      SORTS.map(([mode, label]) => h("button", {
-        type: "button", class: `chip ${this.sortMode === mode ? "active" : ""}`, "data-testid": `sort-${mode}`,
-        onclick: () => { this.sortMode = mode; localStorage.setItem("rummykit:gin:sort", mode); this.renderHand(); this.renderToolbar(); },
-      }, label)));
+    const sorts = this.order.buttons(SORTS, () => { this.renderHand(); this.renderToolbar(); });
     if (this.mySeat == null) { fill(this.toolbarEl, h("b", {}, this.name(this.bottomSeat))); return; }
     let deadwood = v.deadwood;
     let note = "";
@@ -195,19 +198,13 @@ class GinPanel {
   orderedGroups() {
     const v = this.view;
     const hand = v.hand;
-    if (this.sortMode === "melds") {
+    if (this.order.mode === "melds") {
       const groups = v.melds.map((m, i) => ({ cards: m, meld: i }));
       const loose = sortCards(v.deadwood_cards, "rank");
       if (loose.length) groups.push({ cards: loose, meld: null });
       return groups;
     }
-    if (this.sortMode === "custom") {
-      const order = this.customOrder.filter((c) => hand.includes(c));
-      for (const c of hand) if (!order.includes(c)) order.push(c);
-      this.customOrder = order;
-      return [{ cards: order, meld: null }];
-    }
-    return [{ cards: sortCards(hand, this.sortMode), meld: null }];
+    return [{ cards: this.order.arrange(hand), meld: null }];
   }
 
   renderHand() {
@@ -347,64 +344,22 @@ class GinPanel {
   onPointerDown(event) {
     const cardEl = event.target.closest(".card[data-card]");
     if (!cardEl || this.mySeat == null || event.button > 0) return;
-    event.preventDefault();
     const card = cardEl.dataset.card;
-    const start = { x: event.clientX, y: event.clientY };
-    let ghost = null;
-    const rect = cardEl.getBoundingClientRect();
-    const move = (e) => {
-      if (!ghost && Math.hypot(e.clientX - start.x, e.clientY - start.y) > 6) {
-        ghost = cardEl.cloneNode(true);
-        ghost.classList.add("dragging");
-        Object.assign(ghost.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
-        document.body.appendChild(ghost);
-        cardEl.classList.add("drag-source");
-      }
-      if (ghost) {
-        ghost.style.transform = `translate(${e.clientX - start.x}px, ${e.clientY - start.y}px)`;
-        const over = this.discardEl.contains(document.elementFromPoint(e.clientX, e.clientY));
-        this.discardEl.classList.toggle("drop-target", over && Boolean(this.myTurn && this.legal("discard", card)));
-      }
-    };
-    const up = (e) => {
-      window.removeEventListener("pointermove", move);
-      window.removeEventListener("pointerup", up);
-      window.removeEventListener("pointercancel", up);
-      this.discardEl.classList.remove("drop-target");
-      if (!ghost) { this.onCardClick(card); return; }
-      ghost.remove();
-      cardEl.classList.remove("drag-source");
-      const target = document.elementFromPoint(e.clientX, e.clientY);
-      if (target && this.discardEl.contains(target)) {
-        const discard = this.myTurn && this.legal("discard", card);
-        if (discard) this.send(discard);
-        else if (this.myTurn && this.view.phase === "discard") this.ctx.toast(card === this.view.taken_card ? `You took ${card} from the pile this turn; it cannot be discarded now.` : `${card} cannot be discarded now.`);
-        return;
-      }
-      this.dropInHand(card, e.clientX, e.clientY);
-    };
-    window.addEventListener("pointermove", move);
-    window.addEventListener("pointerup", up);
-    window.addEventListener("pointercancel", up);
-  }
-
-  dropInHand(card, x, y) {
-    const handRect = this.handEl.getBoundingClientRect();
-    if (y < handRect.top - 40 || y > handRect.bottom + 40) return;
-    const current = [...this.handEl.querySelectorAll(".card[data-card]")].map((el) => el.dataset.card);
-    const others = [...this.handEl.querySelectorAll(".card[data-card]")].filter((el) => el.dataset.card !== card);
-    let index = others.length;
-    for (let i = 0; i < others.length; i += 1) {
-      const r = others[i].getBoundingClientRect();
-      const visibleRight = i + 1 < others.length ? Math.min(r.right, others[i + 1].getBoundingClientRect().left) : r.right;
-      if (x < (r.left + visibleRight) / 2) { index = i; break; }
-    }
-    const order = current.filter((c) => c !== card);
-    order.splice(index, 0, card);
-    this.customOrder = order;
-    this.sortMode = "custom";
-    this.renderHand();
-    this.renderToolbar();
+    dragCard(event, cardEl, {
+      onClick: () => this.onCardClick(card),
+      onMove: (x, y) => markDropSlot(this.handEl, cardEl, x, y),
+      highlight: (target) => (target && this.discardEl.contains(target) && this.myTurn && this.legal("discard", card) ? this.discardEl : null),
+      onDrop: (target, x, y) => {
+        if (target && this.discardEl.contains(target)) {
+          const discard = this.myTurn && this.legal("discard", card);
+          if (discard) this.send(discard);
+          else if (this.myTurn && this.view.phase === "discard") this.ctx.toast(card === this.view.taken_card ? `You took ${card} from the pile this turn; it cannot be discarded now.` : `${card} cannot be discarded now.`);
+          return;
+        }
+        const order = reorderedByDrop(this.handEl, cardEl, x, y);
+        if (order) { this.order.place(order); this.renderHand(); this.renderToolbar(); }
+      },
+    });
   }
 
   // -- animations of the other players' moves ------------------------------------------

@@ -2,14 +2,15 @@
 // 0, as the engine and its messages number them, like the terminal game), the
 // hand (select cards to build combinations), an opening builder whose total the server
 // checks live against the threshold, lay-offs and joker swaps by click or drag onto a
-// combination, discards by click or drag onto the pile, hints, the score sheet and the
-// end-of-round reveal. Every rule is the server's: this module sends actions (or asks
+// combination, discards by click or drag onto the pile, the hand sorted by suit or rank or
+// dragged into the player's own order, hints, the score sheet and the end-of-round reveal. Every rule is the server's: this module sends actions (or asks
 // the server to check one) and shows what comes back.
 import { cardElement, faceOf, isJoker, sortCards } from "../cards.js";
 import { clear, fill, h } from "../api.js";
-import { bubble, busyWhile, chooseDialog, dragCard, fly, opponentsRow } from "./common.js";
+import { HandOrder, bubble, busyWhile, chooseDialog, dragCard, fly, opponentsRow, markDropSlot, reorderedByDrop } from "./common.js";
 
 const OUTCOME_WORDS = { out: "went out", blocked: "blocked" };
+const SORTS = [["suit", "Suit"], ["rank", "Rank"]];
 
 export function createPanel(root, ctx) {
   return new RamiPanel(root, ctx);
@@ -24,7 +25,12 @@ class RamiPanel {
     this.info = null;
     this.selected = new Set();
     this.staged = [];
-    this.sortMode = localStorage.getItem("rummykit:rami:sort") || "suit";
+    this.order = new HandOrder({
+      sortKey: "rummykit:rami:sort",
+      orderKey: ctx.seat == null ? null : `rummykit:rami:order:${ctx.tableId}:${ctx.seat}`,
+      modes: SORTS.map(([mode]) => mode),
+      fallback: "suit",
+    });
     this.check = null;
     this.checkNumber = 0;
     this.advice = null;
@@ -104,6 +110,7 @@ class RamiPanel {
   }
 
   keepSelection() {
+    this.order.follow(this.view.hand || []);
     const hand = new Set(this.view.hand || []);
     // Staged combinations belong to an opening being built in this play phase only.
     const bundling = this.view.phase === "draw" && this.info && this.info.rules.discard_must_be_melded;
@@ -235,21 +242,17 @@ class RamiPanel {
       h("div", { class: "hand-info" },
         h("b", {}, this.mySeat == null ? "Watching" : "Your hand"),
         this.mySeat == null ? null : h("span", { class: "muted" }, ` ${v.hand.length} card${v.hand.length === 1 ? "" : "s"} · ${v.hand_value} points in hand${v.opened ? " · opened" : ""}`)),
-      this.mySeat == null ? null : h("div", { class: "sort-buttons", role: "group", "aria-label": "sort the hand" },
-        [["suit", "Suit"], ["rank", "Rank"]].map(([mode, label]) => h("button", {
-          type: "button", class: `chip ${this.sortMode === mode ? "active" : ""}`, "data-testid": `sort-${mode}`,
-          onclick: () => { this.sortMode = mode; localStorage.setItem("rummykit:rami:sort", mode); this.renderHand(); this.renderToolbar(); },
-        }, label))));
+      this.mySeat == null ? null : this.order.buttons(SORTS, () => { this.renderHand(); this.renderToolbar(); }));
   }
 
   renderHand() {
     const v = this.view;
     if (this.mySeat == null) { fill(this.handEl, h("p", { class: "muted" }, "Spectators see the table, never a hand.")); return; }
-    const cards = sortCards(this.handCards(), this.sortMode);
+    const cards = this.order.arrange(this.handCards());
     const element = (c) => cardElement(c, {
       extraClass: [this.selected.has(c) ? "selected" : "", c === v.taken_card ? "taken" : ""].join(" "),
     });
-    if (this.sortMode === "suit") {
+    if (this.order.mode === "suit") {
       const groups = [];
       for (const c of cards) {
         const suit = isJoker(c) ? "JK" : faceOf(c).slice(-1);
@@ -502,7 +505,7 @@ class RamiPanel {
     this.afterSelection();
   }
 
-  // -- drag a card onto a combination or the pile -----------------------------------------
+  // -- drag a card onto a combination, the pile, or to another place in the hand ----------
 
   onPointerDown(event) {
     const cardEl = event.target.closest(".card[data-card]");
@@ -510,20 +513,24 @@ class RamiPanel {
     const card = cardEl.dataset.card;
     dragCard(event, cardEl, {
       onClick: () => this.onCardClick(card),
+      onMove: (x, y) => markDropSlot(this.handEl, cardEl, x, y),
       highlight: (target) => {
         if (!target || !this.myTurn) return null;
         const combo = target.closest(".combo[data-index]");
         if (combo) return combo;
         return this.discardEl.contains(target) ? this.discardEl : null;
       },
-      onDrop: (target) => {
-        if (!target || !this.myTurn) return;
-        const combo = target.closest(".combo[data-index]");
-        if (combo) { this.layOn(card, Number(combo.dataset.index)); return; }
-        if (this.discardEl.contains(target)) {
+      onDrop: (target, x, y) => {
+        const combo = target && target.closest(".combo[data-index]");
+        if (combo && this.myTurn) { this.layOn(card, Number(combo.dataset.index)); return; }
+        if (target && this.discardEl.contains(target)) {
+          if (!this.myTurn) return;
           if (this.canDiscardSoon()) this.discard(card);
           else this.ctx.toast("Discarding comes after the draw.", "info");
+          return;
         }
+        const order = reorderedByDrop(this.handEl, cardEl, x, y);
+        if (order) { this.order.place(order); this.renderHand(); this.renderToolbar(); }
       },
     });
   }
