@@ -86,17 +86,36 @@ class GinExpertParams:
     """Take a melding upcard when it beats the stock's expected hand by this much."""
     take_to_knock: bool = True
     """Take any upcard that lets the bot knock at once."""
+    unmelded_margin: float | None = None
+    """Also take an upcard that joins no meld (a low card for a high one) when it beats
+    the stock by this much; ``None`` never does (it shows the opponent a card for
+    nothing)."""
     knock_judgement: bool = False
     """Weigh the undercut risk before knocking (else knock as soon as allowed)."""
     knock_samples: int = 24
+    no_knock_evidence: float = 1.0
+    """Weight of a sampled opponent hand that could have knocked already (a player who
+    may knock usually does, so such hands are unlikely; 1.0 ignores the evidence)."""
     knock_threshold: float = 0.0
     """Knock when the sampled expected points of knocking exceed this."""
     gin_wait_deadwood: int = 0
     """Play on for gin with at most this deadwood while the stock is long."""
     gin_wait_stock: int = 20
     score_aware: bool = False
-    """Knock at once (no gin wait, no risk test) when a knock is likely to win the
-    match."""
+    """No waiting for gin when a won hand is likely to end the match (either way)."""
+    match_point_slack: float = 0.0
+    """At such a match point, knock even when the expected points are this much below
+    ``knock_threshold``."""
+    knock_spread: int = 0
+    """Also weigh knocks leaving up to this much more deadwood than the least (a
+    different knock card can leave fewer layoffs)."""
+    race_weight: float = 0.0
+    """Points per expected turn until the bot can knock, from short solitaire
+    playouts of its own future stock draws (0 turns them off)."""
+    race_candidates: int = 4
+    """How many of the best discards by score get the playouts."""
+    race_futures: int = 16
+    race_depth: int = 8
     mistake_rate: float = 0.0
     """The chance of a random draw or discard (``easy``)."""
 
@@ -126,7 +145,7 @@ def _partners(card: int) -> tuple[list[int], list[tuple[int, int]]]:
     pairs = [
         (suit * 13 + first, suit * 13 + second)
         for first, second in ((rank - 2, rank - 1), (rank - 1, rank + 1), (rank + 1, rank + 2))
-        if 0 <= first and second < 13
+        if first >= 0 and second < 13
     ]
     return same, pairs
 
@@ -175,7 +194,7 @@ class GinExpertBot:
         if level not in LEVELS:
             raise ValueError(f"unknown gin bot level {level!r}; choose one of {', '.join(LEVELS)}")
         self.level = level
-        self.name = level
+        self.name: str = level
         self.rules = rules or GinRules()
         self.rng = make_rng(seed)
         self.params = params or LEVEL_PARAMS[level]
@@ -221,9 +240,9 @@ class GinExpertBot:
         in_stock = [0.0] * 52
         if total > 0 and unknown > 0:
             scale = unknown / total
-            for card in range(52):
-                if weight[card]:
-                    in_opponent[card] = min(0.95, weight[card] * scale)
+            for index in range(52):
+                if weight[index]:
+                    in_opponent[index] = min(0.95, weight[index] * scale)
         for card in cards_of_mask(known):
             in_opponent[card] = 1.0
         stock_total = sum(1.0 - in_opponent[card] for card in cards_of_mask(unseen))
@@ -321,10 +340,16 @@ class GinExpertBot:
         self, hand11: int, view: _View, weight: float, forbidden: int | None
     ) -> tuple[float, int]:
         """(score, card) of the best discard from an 11-card hand."""
+        return self._ranked_discards(hand11, view, weight, forbidden)[0]
+
+    def _ranked_discards(
+        self, hand11: int, view: _View, weight: float, forbidden: int | None
+    ) -> list[tuple[float, int]]:
+        """(score, card) of every sensible discard from an 11-card hand, best first."""
         after = deadwood_after_each_discard(hand11, self.rules.ace_high_runs)
         floor = min(d for c, d in after.items() if c != forbidden)
         danger_weight = self.params.danger_weight
-        best: tuple[float, int, int] | None = None
+        ranked: list[tuple[float, int, int]] = []
         for card, deadwood in after.items():
             if card == forbidden or deadwood > floor + 10:
                 # A discard ten points worse now is never rescued by one draw.
@@ -336,11 +361,9 @@ class GinExpertBot:
             if danger_weight:
                 value += danger_weight * self._danger(card, view)
             # Ties: throw the higher card (less to pay if the opponent knocks).
-            key = (value, -CARD_VALUES[card], card)
-            if best is None or key < best:
-                best = key
-        assert best is not None
-        return best[0], best[2]
+            ranked.append((value, -CARD_VALUES[card], card))
+        ranked.sort()
+        return [(value, card) for value, _, card in ranked]
 
     # -- decisions -------------------------------------------------------------------
 
@@ -359,8 +382,11 @@ class GinExpertBot:
             after = deadwood_after_each_discard(with_card, ace_high)
             if min(d for c, d in after.items() if c != card) <= limit:
                 return True
+        margin = self.params.take_margin
         if not melds:
-            return False
+            if self.params.unmelded_margin is None:
+                return False
+            margin = self.params.unmelded_margin
         weight = self._potential_weight(observation)
         take_value, _ = self._best_discard(with_card, view, weight, card)
         # The stock: the expected hand after one draw, whose own potential is about
@@ -369,7 +395,7 @@ class GinExpertBot:
         stock_value = now - gain - weight * gain
         if self.params.danger_weight:
             stock_value += self.params.danger_weight * self._typical_danger(hand, view)
-        return take_value + self.params.take_margin < stock_value
+        return take_value + margin < stock_value
 
     def _typical_danger(self, hand: int, view: _View) -> float:
         """The danger of the discard likely after a stock draw: that of the least
@@ -386,61 +412,139 @@ class GinExpertBot:
         after = deadwood_after_each_discard(hand, ace_high)
         knocks = [action for action in legal_actions if action.kind == "knock"]
         if knocks:
-            best = min(knocks, key=lambda a: (after[int(a.card or 0)], -int(a.card or 0)))
-            deadwood = after[int(best.card or 0)]
-            if deadwood == 0 or self._knock_now(observation, view, int(best.card or 0), deadwood):
-                return best
+            knock = self._choose_knock(observation, view, knocks, after)
+            if knock is not None:
+                return knock
         taken = None if observation.taken_card is None else int(observation.taken_card)
         weight = self._potential_weight(observation)
-        _, card = self._best_discard(hand, view, weight, taken)
-        return GinAction.discard(card)
-
-    def _knock_now(self, observation: GinObservation, view: _View, card: int, deadwood: int) -> bool:
+        ranked = self._ranked_discards(hand, view, weight, taken)
         params = self.params
-        if params.score_aware and self._knock_wins_match(observation, deadwood):
-            return True
+        if params.race_weight and len(ranked) > 1 and observation.stock_size > 4:
+            futures = self._futures(view, min(params.race_depth, observation.stock_size // 2))
+            rescored = [
+                (value + params.race_weight * self._race(hand & ~(1 << card), futures), card)
+                for value, card in ranked[: params.race_candidates]
+            ]
+            return GinAction.discard(min(rescored)[1])
+        return GinAction.discard(ranked[0][1])
+
+    def _futures(self, view: _View, depth: int) -> list[list[int]]:
+        """Sequences of the bot's own next stock draws, sampled without replacement in
+        proportion to the chance each unseen card is in the stock. The same sequences
+        serve every candidate discard, so their comparison is not drowned in noise."""
+        pool = cards_of_mask(view.unseen)
+        weights = [view.in_stock[card] for card in pool]
+        depth = min(depth, len(pool))
+        return [
+            _weighted_sample(self.rng, pool, weights, depth)
+            for _ in range(self.params.race_futures)
+        ]
+
+    def _race(self, hand10: int, futures: list[list[int]]) -> float:
+        """Mean number of the bot's own draws until it can knock, discarding greedily
+        (a playout that never gets there counts two more than its length)."""
+        ace_high = self.rules.ace_high_runs
+        limit = self.rules.knock_limit
+        start = min_deadwood_mask(hand10, ace_high)
+        total = 0
+        for future in futures:
+            hand = hand10
+            deadwood = start
+            turns = 0
+            for card in future:
+                if deadwood <= limit:
+                    break
+                turns += 1
+                hand |= 1 << card
+                drop, deadwood = best_discard_mask(hand, ace_high)
+                hand &= ~(1 << drop)
+            total += turns if deadwood <= limit else len(future) + 2
+        return total / len(futures)
+
+    def _choose_knock(
+        self,
+        observation: GinObservation,
+        view: _View,
+        knocks: Sequence[GinAction],
+        after: dict[int, int],
+    ) -> GinAction | None:
+        """The knock to make now, or ``None`` to play on."""
+        params = self.params
+        best = min(knocks, key=lambda a: (after[int(a.card or 0)], -int(a.card or 0)))
+        deadwood = after[int(best.card or 0)]
+        if deadwood == 0:
+            return best
+        # Near the end of the match a plain win is enough (ours) or every turn played
+        # on may be the opponent's winning knock (theirs): no waiting for gin then.
+        match_point = params.score_aware and self._match_point(observation, deadwood)
         if (
-            0 < deadwood <= params.gin_wait_deadwood
+            not match_point
+            and deadwood <= params.gin_wait_deadwood
             and observation.stock_size >= params.gin_wait_stock
         ):
-            return False
+            return None
         if not params.knock_judgement:
-            return True
-        return self._knock_value(observation, view, card, deadwood) > params.knock_threshold
+            return best
+        samples = self._opponent_samples(observation, view)
+        if not samples:
+            return best
+        options = [a for a in knocks if after[int(a.card or 0)] <= deadwood + params.knock_spread]
+        valued = [
+            (self._knock_points(view.hand & ~(1 << int(a.card or 0)), samples), a) for a in options
+        ]
+        value, choice = max(valued, key=lambda item: (item[0], -after[int(item[1].card or 0)]))
+        threshold = params.knock_threshold - (params.match_point_slack if match_point else 0.0)
+        return choice if value > threshold else None
 
-    def _knock_wins_match(self, observation: GinObservation, deadwood: int) -> bool:
-        """A knock likely ends the match in our favour: even a small win takes us to
-        the target (the opponent's typical deadwood minus ours)."""
+    def _match_point(self, observation: GinObservation, deadwood: int) -> bool:
+        """A won hand likely ends the match, for us or for the opponent: a small win
+        (half the opponent's typical deadwood, less ours) reaches the target."""
         seat = observation.seat
-        mine = observation.scores[seat]
         typical = _typical_opponent_deadwood(observation.stock_size)
-        return mine + max(0.0, typical * 0.5 - deadwood) >= observation.target
+        small_win = max(1.0, typical * 0.5 - deadwood)
+        mine, theirs = observation.scores[seat], observation.scores[1 - seat]
+        return max(mine, theirs) + small_win >= observation.target
 
-    def _knock_value(self, observation: GinObservation, view: _View, card: int, deadwood: int) -> float:
-        """Expected points of knocking now, over sampled opponent hands."""
+    def _opponent_samples(self, observation: GinObservation, view: _View) -> list[list[int]]:
+        """Opponent hands drawn from the card probabilities, tilted towards the low
+        deadwood a sensible opponent has kept by this stage of the hand."""
         ace_high = self.rules.ace_high_runs
-        rest = view.hand & ~(1 << card)
-        arrangement = min_deadwood(cards_of_mask(rest), ace_high=ace_high)
         known = [c for c in range(52) if view.in_opponent[c] == 1.0]
         pool = cards_of_mask(view.unseen)
         need = view.opponent_unknown
         if need <= 0 or need > len(pool):
-            return 0.0
+            return []
         weights = [view.in_opponent[c] for c in pool]
         count = self.params.knock_samples
         drafts: list[tuple[list[int], int]] = []
         for _ in range(count * 3):
-            chosen = _weighted_sample(self.rng, pool, weights, need)
-            sample = known + chosen
+            sample = known + _weighted_sample(self.rng, pool, weights, need)
             drafts.append((sample, min_deadwood_mask(mask_of(sample), ace_high)))
         target = _typical_opponent_deadwood(observation.stock_size)
         tilt = _tilt([d for _, d in drafts], target)
+        evidence = self.params.no_knock_evidence
+        if evidence != 1.0:
+            limit = self.rules.knock_limit
+            tilt = [
+                w * (evidence if d <= limit else 1.0)
+                for w, (_, d) in zip(tilt, drafts, strict=True)
+            ]
+            if not any(tilt):
+                tilt = [1.0] * len(drafts)
         picks = self.rng.choices(range(len(drafts)), weights=tilt, k=count)
+        return [drafts[index][0] for index in picks]
+
+    def _knock_points(self, rest: int, samples: list[list[int]]) -> float:
+        """Expected points of knocking with the 10 cards ``rest`` against the sampled
+        opponent hands (their layoffs included; an undercut counts negative)."""
         rules = self.rules
+        ace_high = rules.ace_high_runs
+        arrangement = min_deadwood(cards_of_mask(rest), ace_high=ace_high)
+        deadwood = arrangement.deadwood
         total = 0.0
-        for index in picks:
+        for sample in samples:
             defender = layoff_deadwood(
-                arrangement.melds, drafts[index][0], chained=rules.chained_layoffs, ace_high=ace_high
+                arrangement.melds, sample, chained=rules.chained_layoffs, ace_high=ace_high
             ).deadwood
             if defender > deadwood:
                 total += defender - deadwood
@@ -448,20 +552,20 @@ class GinExpertBot:
                 continue
             else:
                 total -= rules.undercut_bonus + deadwood - defender
-        return total / count
+        return total / len(samples)
 
     # -- easy ------------------------------------------------------------------------
 
     def _easy(self, observation: GinObservation, legal_actions: Sequence[GinAction]) -> GinAction:
         """The heuristic's move, but now and then a random legal discard or draw."""
         action = self._heuristic.act(observation, legal_actions)
-        if action.kind in ("discard", "draw_stock", "draw_discard"):
-            if self.rng.random() < self.params.mistake_rate:
-                if action.kind == "discard":
-                    same = [a for a in legal_actions if a.kind == "discard"]
-                else:
-                    same = [a for a in legal_actions if a.kind in ("draw_stock", "draw_discard")]
-                return self.rng.choice(same)
+        slips = action.kind in ("discard", "draw_stock", "draw_discard")
+        if slips and self.rng.random() < self.params.mistake_rate:
+            if action.kind == "discard":
+                same = [a for a in legal_actions if a.kind == "discard"]
+            else:
+                same = [a for a in legal_actions if a.kind in ("draw_stock", "draw_discard")]
+            return self.rng.choice(same)
         return action
 
 
@@ -520,3 +624,18 @@ def make_expert_bot(
 def with_params(level: Level, **changes: object) -> GinExpertParams:
     """The parameters of ``level`` with some fields changed (for tuning)."""
     return replace(LEVEL_PARAMS[level], **changes)  # type: ignore[arg-type]
+
+
+def make_hard_bot(*, seed: int, rules: GinRules | None = None, players: int = 2) -> GinExpertBot:
+    """Registry factory for the ``hard`` level."""
+    return GinExpertBot("hard", rules=rules, seed=seed)
+
+
+def make_medium_bot(*, seed: int, rules: GinRules | None = None, players: int = 2) -> GinExpertBot:
+    """Registry factory for the ``medium`` level."""
+    return GinExpertBot("medium", rules=rules, seed=seed)
+
+
+def make_easy_bot(*, seed: int, rules: GinRules | None = None, players: int = 2) -> GinExpertBot:
+    """Registry factory for the ``easy`` level."""
+    return GinExpertBot("easy", rules=rules, seed=seed)
