@@ -11,7 +11,6 @@ import pytest
 
 from rummykit.bots import GinHeuristicBot, RandomBot
 from rummykit.bots.gin_expert import LEVELS, GinExpertBot, make_expert_bot
-
 from rummykit.sim.registry import make_bot
 from rummykit.sim.selfplay import play_gin_match
 from rummykit.solvers.deadwood import cards_of_mask, mask_of
