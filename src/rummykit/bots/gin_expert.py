@@ -130,9 +130,18 @@ LEVEL_PARAMS: Final[dict[str, GinExpertParams]] = {
         mistake_rate=0.25,
     ),
     "medium": GinExpertParams(opponent_model=False, danger_weight=0.0, take_to_knock=False),
-    "hard": GinExpertParams(),
+    "hard": GinExpertParams(
+        danger_weight=2.0, knock_judgement=True, gin_wait_deadwood=2, gin_wait_stock=16
+    ),
+    # Tuned by paired hands against the heuristic (docs/strong-bots-gin.md): playing on
+    # for gin with any knockable hand until the stock is short was worth ~3 points a hand.
     "expert": GinExpertParams(
-        knock_judgement=True, gin_wait_deadwood=2, gin_wait_stock=16, score_aware=True
+        danger_weight=2.0,
+        unmelded_margin=0.0,
+        knock_judgement=True,
+        gin_wait_deadwood=10,
+        gin_wait_stock=5,
+        score_aware=True,
     ),
 }
 
