@@ -20,22 +20,27 @@ The bot reads three things out of its observation, all public to its seat:
 
 Decisions:
 
-* **Discard**: the card minimising ``score(hand - c) + danger_weight * danger(c)``.
-  Late in the hand (short stock) the deadwood itself counts more than potential, since
-  the opponent may knock at any time and every point left is a point paid.
+* **Discard**: the card minimising ``score(hand - c) + danger_weight * danger(c)``
+  (the danger charge stays small: a heavy one keeps high cards and costs points).
 * **Draw**: take the upcard when it melds and the hand after the best discard beats
   the expected hand after a stock draw, or when it lets the bot knock at once.
-* **Knock** (``expert``): sample opponent hands from the card probabilities, tilted
-  towards the low deadwood a sensible opponent keeps at this stage, lay them off
-  against the bot's melds and knock when the expected result beats playing on; wait
-  for gin with very low deadwood while the stock is long; near the end of the match
-  knock whenever a knock is likely to win it.
+* **Knock**: ``medium`` knocks at once. ``hard`` and ``expert`` sample opponent hands
+  from the card probabilities, tilted towards the low deadwood a real opponent keeps at
+  that stage, lay them off against the bot's melds and knock (with the knock card
+  leaving the fewest layoffs) when the expected points, an undercut counted negative,
+  are positive. Before that both may play on for gin: ``hard`` with 1-2 deadwood while
+  the stock is long, ``expert`` with any knockable hand until the stock is nearly out.
+  A low-deadwood hand is a strong defensive position against an opponent who knocks
+  as soon as it may (its knock is often undercut) and keeps drawing towards gin;
+  tuning against the heuristic bot found this worth about 3 points a hand. Near the
+  end of the match, when a small win would reach the target for either player,
+  ``expert`` stops waiting for gin.
 
-Levels (strength measured against :class:`GinHeuristicBot`, see
-``docs/strong-bots-gin.md``): ``easy`` plays the heuristic's moves with random slips;
-``medium`` scores hands by deadwood and live outs; ``hard`` adds the opponent model
-(discard safety, outs weighted by where the cards probably are, taking the upcard to
-knock); ``expert`` adds knock judgement, gin pursuit and score awareness.
+Levels (strength measured against :class:`GinHeuristicBot` in
+``docs/strong-bots-gin.md``): ``easy`` plays the heuristic's moves with a random draw
+or discard a quarter of the time; ``medium`` scores hands by deadwood and live outs and
+knocks at once; ``hard`` adds the card model, discard danger, taking the upcard to
+knock and knock judgement; ``expert`` adds the long gin wait and the match-point rule.
 """
 
 from __future__ import annotations
