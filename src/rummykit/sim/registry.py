@@ -863,6 +863,25 @@ register_bot("gin", "random", _gin_random, description="uniformly random legal a
 register_bot(
     "gin", "heuristic", _gin_heuristic, description="greedy deadwood play (GinHeuristicBot)"
 )
+_GIN_EXPERT = "rummykit.bots.gin_expert"
+register_bot(
+    "gin",
+    "expert",
+    f"{_GIN_EXPERT}:make_expert_bot",
+    description="opponent card model, discard safety, live outs, knock judgement",
+)
+register_bot(
+    "gin",
+    "hard",
+    f"{_GIN_EXPERT}:make_hard_bot",
+    description="deadwood and live outs with discard safety; knocks at once",
+)
+register_bot(
+    "gin", "medium", f"{_GIN_EXPERT}:make_medium_bot", description="deadwood and live outs"
+)
+register_bot(
+    "gin", "easy", f"{_GIN_EXPERT}:make_easy_bot", description="heuristic play with random slips"
+)
 register_bot(
     "carousel",
     "random",
@@ -892,5 +911,3 @@ register_bot(
     description="opens early, lays all it can, keeps jokers (RamiHeuristicBot)",
     requires=_RAMI_BOTS,
 )
-# Stronger levels register the same way, e.g. (with a factory of that module):
-# register_bot("gin", "expert", "rummykit.bots.gin_expert:make_expert_bot")
