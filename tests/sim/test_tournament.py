@@ -37,7 +37,7 @@ from rummykit.sim.registry import (
     register_bot,
     unregister_bot,
 )
-from rummykit.sim.stats import elo_ratings, wilson_interval
+from rummykit.sim.stats import clustered_wilson_interval, elo_ratings, wilson_interval
 from rummykit.sim.tournament import (
     GameRecord,
     TournamentError,
@@ -99,7 +99,8 @@ def test_two_players_each_deal_is_played_again_with_the_seats_swapped() -> None:
         assert (first.deal, first.rotation, second.deal, second.rotation) == (deal, 0, deal, 1)
         assert first.seed == second.seed == derive_seed(5, "deal", deal)
         assert first.seats == (0, 1) and second.seats == (1, 0)
-        assert second.first_dealer == 1 - first.first_dealer
+        # The same dealer: seat 0 gets the same cards, so each bot plays both hands.
+        assert second.first_dealer == first.first_dealer
     assert len({job.seed for job in jobs}) == 3
 
 
@@ -118,9 +119,10 @@ def test_each_deal_is_played_once_per_rotation_of_the_lineup() -> None:
         for position in range(3):
             seats = [job.seats.index(position) for job in rotations]
             assert sorted(seats) == [0, 1, 2]  # every position sits at every seat once
-            # ... at the same place relative to the dealer: the same cards each time.
+            # ... with the dealer fixed, so it plays every seat's cards once.
+            assert len({job.first_dealer for job in rotations}) == 1
             offsets = {(job.seats.index(position) - job.first_dealer) % 3 for job in rotations}
-            assert len(offsets) == 1
+            assert offsets == {0, 1, 2}
 
 
 def test_bot_seeds_derive_from_seed_deal_rotation_and_seat() -> None:
@@ -134,7 +136,7 @@ def test_bot_seeds_derive_from_seed_deal_rotation_and_seat() -> None:
 
 
 @pytest.mark.parametrize(("variant", "players"), [("gin", 2), ("carousel", 3), ("rami40", 4)])
-def test_paired_deals_give_each_bot_the_same_first_hand(variant: str, players: int) -> None:
+def test_paired_deals_give_each_bot_every_seats_first_hand(variant: str, players: int) -> None:
     spec = prepare_tournament(variant, ["random"], games=2, seed=3, players=players)
     driver = spec.driver
     for deal in range(2):
@@ -149,8 +151,11 @@ def test_paired_deals_give_each_bot_the_same_first_hand(variant: str, players: i
                 cards = current.hands[seat]
                 hand = cards if isinstance(cards, list) else current.hand_cards(seat)
                 hands_by_position[position].add(tuple(sorted(int(c) for c in hand)))
-        # Gin's hands are bitmasks (a one-element "hand" per seat), the others lists.
-        assert all(len(hands) == 1 for hands in hands_by_position.values())
+        # Every lineup position plays each of the deal's hands once, so card luck
+        # cancels: the same set of hands for every position, as many as there are seats.
+        dealt = hands_by_position[0]
+        assert len(dealt) == players
+        assert all(hands == dealt for hands in hands_by_position.values())
 
 
 # -- determinism ------------------------------------------------------------------------------
@@ -235,6 +240,24 @@ def test_ray_backend_gives_the_local_results(ray_session: Any) -> None:
 # -- statistics -------------------------------------------------------------------------------
 
 
+def test_clustered_interval_counts_identical_replays_once() -> None:
+    # Independent games (one per deal) are plain Wilson.
+    assert clustered_wilson_interval([(1.0, 1)] * 30 + [(0.0, 1)] * 70) == pytest.approx(
+        wilson_interval(30, 100)
+    )
+    # Each deal replayed identically in both rotations: the same interval as the deals
+    # alone, wider than Wilson over the 200 games.
+    twice = clustered_wilson_interval([(2.0, 2)] * 30 + [(0.0, 2)] * 70)
+    assert twice == pytest.approx(wilson_interval(30, 100))
+    naive = wilson_interval(60, 200)
+    assert twice[1] - twice[0] > 1.3 * (naive[1] - naive[0])
+    # Rotations that cancel (each bot wins one side of most deals) narrow it.
+    cancelling = clustered_wilson_interval([(1.0, 2)] * 90 + [(2.0, 2)] * 10)
+    naive = wilson_interval(110, 200)
+    assert cancelling[1] - cancelling[0] < naive[1] - naive[0]
+    assert clustered_wilson_interval([]) == (0.0, 1.0)
+
+
 def test_wilson_interval_known_values() -> None:
     assert wilson_interval(50, 100) == pytest.approx((0.403832, 0.596168), abs=1e-6)
     assert wilson_interval(0, 10) == pytest.approx((0.0, 0.277533), abs=1e-6)
@@ -284,11 +307,16 @@ def test_table_holds_games_wins_points_interval_and_elo() -> None:
     assert heuristic.games == random_bot.games == 12
     assert heuristic.wins + random_bot.wins == 12
     assert heuristic.win_rate > 0.9 and heuristic.elo > random_bot.elo
-    assert (heuristic.ci_low, heuristic.ci_high) == wilson_interval(heuristic.wins, 12)
+    deals: dict[int, tuple[float, int]] = {}
+    for record in result.records:
+        share, count = deals.get(record.deal, (0.0, 0))
+        deals[record.deal] = (share + record.shares[record.seats.index("heuristic")], count + 1)
+    expected = clustered_wilson_interval(list(deals.values()))
+    assert (heuristic.ci_low, heuristic.ci_high) == expected
     assert heuristic.points == sum(r.points[r.seats.index("heuristic")] for r in result.records)
     assert [s.name for s in result.standings] == ["heuristic", "random"]
     table = result.table()
-    assert "heuristic" in table and "95% CI (Wilson)" in table and "Elo" in table
+    assert "heuristic" in table and "95% CI (by deal)" in table and "Elo" in table
     assert "12 games (6 deals x 2 seat rotations)" in table
 
 

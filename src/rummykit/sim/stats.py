@@ -2,10 +2,16 @@
 
 **Win rate.** A bot's win rate is its mean win share per game (1 for a sole win,
 ``1/k`` for a ``k``-way shared win). Its 95% confidence interval is the **Wilson score
-interval** on that mean, with the number of games as ``n``. Wilson behaves at 0% and
-100% and for small ``n``, where the normal ("Wald") interval collapses to a point or
-leaves [0, 1]. Paired deals make a bot's games negatively correlated (the same cards
-are played from both sides), so the interval is, if anything, conservative.
+interval** on that mean. Wilson behaves at 0% and 100% and for small ``n``, where the
+normal ("Wald") interval collapses to a point or leaves [0, 1].
+
+The games of one deal are not independent: every seat rotation plays the same cards, and
+two deterministic bots replay the very same game in both rotations. So the deals are the
+independent samples (:func:`clustered_wilson_interval`): the variance of the win rate is
+estimated from the per-deal totals (the cluster-robust ratio estimator) and Wilson is
+applied with the *effective* number of games, ``n`` divided by the design effect (that
+variance over the binomial one). Identical replays count once; rotations that cancel each
+other's luck narrow the interval, as pairing should.
 
 **Elo.** Every game is split into pairwise results between seats held by different
 bots: 1 to the seat with the larger win share, 0.5 each for equal shares. A
@@ -20,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-__all__ = ["Z_95", "elo_ratings", "wilson_interval"]
+__all__ = ["Z_95", "clustered_wilson_interval", "elo_ratings", "wilson_interval"]
 
 Z_95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -29,7 +35,7 @@ ELO_MEAN = 1500.0
 ELO_SCALE = 400.0
 
 
-def wilson_interval(successes: float, n: int, z: float = Z_95) -> tuple[float, float]:
+def wilson_interval(successes: float, n: float, z: float = Z_95) -> tuple[float, float]:
     """The Wilson score interval for ``successes`` out of ``n`` (fractions allowed).
 
     >>> low, high = wilson_interval(50, 100)
@@ -52,6 +58,49 @@ def wilson_interval(successes: float, n: int, z: float = Z_95) -> tuple[float, f
     center = (p + z2 / (2 * n)) / denominator
     half = z / denominator * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     return max(0.0, center - half), min(1.0, center + half)
+
+
+
+def clustered_wilson_interval(
+    clusters: Sequence[tuple[float, int]], z: float = Z_95
+) -> tuple[float, float]:
+    """The Wilson interval of a win rate whose games come in dependent clusters (deals).
+
+    ``clusters`` holds, per deal, the bot's summed win share and its number of games.
+    The interval is Wilson's with the effective number of games ``n / deff``, where the
+    design effect ``deff`` is the cluster-robust variance of the rate over the binomial
+    variance ``p (1 - p) / n``. Independent games (one per cluster) give plain Wilson;
+    every deal replayed identically twice gives Wilson on the deals.
+
+    >>> clustered_wilson_interval([(1, 1)] * 60 + [(0, 1)] * 40) == wilson_interval(60, 100)
+    True
+    >>> twice = clustered_wilson_interval([(2, 2)] * 60 + [(0, 2)] * 40)
+    >>> [round(x, 9) for x in twice] == [round(x, 9) for x in wilson_interval(60, 100)]
+    True
+    >>> [round(x, 3) for x in wilson_interval(120, 200)]  # what counting games would claim
+    [0.531, 0.665]
+    >>> clustered_wilson_interval([])
+    (0.0, 1.0)
+    """
+    n = sum(games for _, games in clusters)
+    if n <= 0:
+        return 0.0, 1.0
+    successes = sum(share for share, _ in clusters)
+    used = [(share, games) for share, games in clusters if games > 0]
+    p = successes / n
+    binomial = p * (1 - p) / n
+    if len(used) < 2 or binomial <= 0:
+        return wilson_interval(successes, n, z)
+    # Ratio estimator: residuals of each deal's total against p times its games.
+    residual = sum((share - p * games) ** 2 for share, games in used)
+    # No small-sample factor D/(D-1): then one game per deal gives exactly Wilson.
+    clustered = residual / (n * n)
+    if clustered <= 0:
+        # Every deal exactly at the mean: no spread to learn from; keep Wilson on deals.
+        return wilson_interval(successes * len(used) / n, len(used), z)
+    effective = p * (1 - p) / clustered
+    # Wilson needs successes <= n: scale both to the effective count.
+    return wilson_interval(p * effective, effective, z)
 
 
 def elo_ratings(

@@ -7,8 +7,9 @@ Game ``index = deal * players + rotation`` has
 
 * seat ``s`` held by ``lineup[(s - rotation) % players]``,
 * the game seed ``derive_seed(seed, "deal", deal)`` (the same cards for every rotation),
-* first dealer ``(derive_seed(seed, "dealer", deal) + rotation) % players``, so every bot
-  receives the same cards in the same position relative to the dealer in each rotation,
+* first dealer ``derive_seed(seed, "dealer", deal) % players``, the same seat in every
+  rotation, so the seats receive the same cards each time and every bot plays every
+  seat's cards once (from the same place relative to the dealer as the bot it replaces),
 * the bot at seat ``s`` seeded with ``derive_seed(seed, "bot", deal, rotation, s)``.
 
 Results depend only on the arguments, never on the number of workers or the backend:
@@ -21,7 +22,8 @@ Workers are fresh processes (a fork server, or ``spawn``), so a bot factory trav
 pickle: register module-level functions or classes.
 
 **Statistics** (see :mod:`rummykit.sim.stats`): per bot the games, wins (win shares),
-points, the win rate with its 95% Wilson interval, and Elo ratings fitted to the
+points, the win rate with its 95% Wilson interval (deals as the independent samples),
+and Elo ratings fitted to the
 pairwise results (mean 1500).
 
 >>> result = run_tournament("gin", ["heuristic", "random"], games=2, seed=1, workers=1,
@@ -61,7 +63,7 @@ from rummykit.sim.registry import (
     reload_plugin_files,
 )
 from rummykit.sim.registry import default_lineup as _default_lineup
-from rummykit.sim.stats import elo_ratings, wilson_interval
+from rummykit.sim.stats import clustered_wilson_interval, elo_ratings
 
 __all__ = [
     "BACKENDS",
@@ -82,7 +84,10 @@ __all__ = [
 
 Backend = Literal["local", "ray"]
 BACKENDS: tuple[str, ...] = ("local", "ray")
-WIN_RATE_METHOD = "mean win share per game; 95% Wilson score interval"
+WIN_RATE_METHOD = (
+    "mean win share per game; 95% Wilson score interval with the effective number of games "
+    "(deals are the independent samples: cluster-robust variance by deal)"
+)
 ELO_METHOD = (
     "Bradley-Terry maximum likelihood on pairwise results (1 win, 0.5 equal shares), "
     "one drawn prior game per pair, mean 1500"
@@ -163,7 +168,7 @@ class TournamentSpec:
             deal=deal,
             rotation=rotation,
             seed=derive_seed(self.seed, "deal", deal),
-            first_dealer=(base_dealer + rotation) % players,
+            first_dealer=base_dealer,
             seats=tuple((seat - rotation) % players for seat in range(players)),
             bot_seeds=tuple(
                 derive_seed(self.seed, "bot", deal, rotation, seat) for seat in range(players)
@@ -374,7 +379,7 @@ class TournamentResult:
         width = max(len("bot"), *(len(s.name) for s in self.standings))
         lines.append(
             f"{'bot':<{width}}  {'games':>6}  {'wins':>8}  {'win rate':>8}  "
-            f"{'95% CI (Wilson)':>16}  {self.points_label + '/game':>12}  {'Elo':>6}"
+            f"{'95% CI (by deal)':>16}  {self.points_label + '/game':>12}  {'Elo':>6}"
         )
         for s in self.standings:
             interval = f"[{s.ci_low:6.1%}, {s.ci_high:6.1%}]"
@@ -440,12 +445,17 @@ def summarize(
     points = dict.fromkeys(order, 0)
     pair_games: dict[tuple[str, str], int] = {}
     pair_scores: dict[tuple[str, str], float] = {}
+    # Per bot and deal: summed win share and games (the rotations of a deal are dependent).
+    by_deal: dict[str, dict[int, list[float]]] = {name: {} for name in order}
     for record in records:
         seats = record.seats
         for seat, name in enumerate(seats):
             games[name] += 1
             wins[name] += record.shares[seat]
             points[name] += record.points[seat]
+            cluster = by_deal[name].setdefault(record.deal, [0.0, 0])
+            cluster[0] += record.shares[seat]
+            cluster[1] += 1
         for i in range(len(seats)):
             for j in range(i + 1, len(seats)):
                 a, b, share_a, share_b = seats[i], seats[j], record.shares[i], record.shares[j]
@@ -460,7 +470,9 @@ def summarize(
     standings = []
     for name in order:
         n = games[name]
-        low, high = wilson_interval(wins[name], n)
+        low, high = clustered_wilson_interval(
+            [(share, int(count)) for share, count in by_deal[name].values()]
+        )
         standings.append(
             BotStanding(
                 name=name,
