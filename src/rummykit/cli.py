@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import secrets
+from collections.abc import Iterable
 from typing import Annotated, Any
 
 import typer
 
-from rummykit.bots import GIN_BOTS, make_gin_bot
 from rummykit.variants.gin import GinRules
 
 app = typer.Typer(
@@ -54,7 +55,11 @@ def play(
         ),
     ] = "gin",
     bot: Annotated[
-        str, typer.Option(help=f"Your opponent(s): {', '.join(GIN_BOTS)}.")
+        str,
+        typer.Option(
+            help="Your opponent(s): any bot registered for the game (random, heuristic, "
+            "easy, medium, hard, expert, or a plugin's from --load)."
+        ),
     ] = "heuristic",
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible deal.")] = None,
     players: Annotated[
@@ -75,8 +80,19 @@ def play(
         list[str] | None,
         typer.Option("--option", "-o", help="Any rule option as NAME=VALUE (repeatable)."),
     ] = None,
+    load: Annotated[
+        list[str] | None,
+        typer.Option(help="Import a module or .py file that registers bots (repeatable)."),
+    ] = None,
 ) -> None:
     """Play a match in the terminal against a bot."""
+    from rummykit.sim.registry import load_plugin
+
+    for plugin in load or ():
+        try:
+            load_plugin(plugin)
+        except (ImportError, OSError, ValueError) as error:
+            raise typer.BadParameter(str(error), param_hint="--load") from None
     if variant not in VARIANTS:
         raise typer.BadParameter(
             f"unknown variant {variant!r}; available: {', '.join(VARIANTS)}", param_hint="VARIANT"
@@ -100,9 +116,9 @@ def play(
         changes[name] = value
     try:
         rules = GinRules(**changes)
-        opponent = make_gin_bot(bot, seed=seed, rules=rules)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
+    (opponent,) = _registered_bots("gin", bot, seats=[1], seed=seed, rules=rules, players=2)
     from rummykit.terminal.gin_game import GinTerminalGame
 
     GinTerminalGame(opponent, rules=rules, seed=seed).run()
@@ -110,23 +126,19 @@ def play(
 
 def _play_carousel(*, players: int, bot: str, seed: int | None, options: list[str]) -> None:
     """Carousel in the terminal: you and ``players - 1`` bots."""
-    from rummykit.bots.carousel_bots import CarouselHeuristicBot, CarouselRandomBot
     from rummykit.terminal.carousel_game import CarouselTerminalGame
     from rummykit.variants.carousel import CarouselRules
 
     if not 2 <= players <= 5:
         raise typer.BadParameter(f"carousel is played by 2-5 players, not {players}")
-    if bot not in ("heuristic", "random"):
-        raise typer.BadParameter(f"unknown carousel bot {bot!r}; choose heuristic or random")
     changes = dict(_parse_option(text, CarouselRules) for text in options)
     try:
         rules = CarouselRules(**changes)
     except (ValueError, TypeError) as error:
         raise typer.BadParameter(str(error)) from None
-    bots: list[CarouselHeuristicBot | CarouselRandomBot] = [
-        CarouselHeuristicBot(rules) if bot == "heuristic" else CarouselRandomBot(seed)
-        for _ in range(players - 1)
-    ]
+    bots = _registered_bots(
+        "carousel", bot, seats=range(1, players), seed=seed, rules=rules, players=players
+    )
     CarouselTerminalGame(bots, rules=rules, seed=seed).run()
 
 
@@ -134,12 +146,9 @@ def _play_rami(
     variant: str, *, players: int, bot: str, seed: int | None, options: list[str]
 ) -> None:
     """Rami 40 / 51 in the terminal: you and ``players - 1`` bots."""
-    from rummykit.bots.rami_heuristic import RAMI_BOTS
     from rummykit.terminal.rami_game import run_rami_terminal
     from rummykit.variants.rami import parse_option, preset
 
-    if bot not in RAMI_BOTS:
-        raise typer.BadParameter(f"unknown rami bot {bot!r}; choose one of {', '.join(RAMI_BOTS)}")
     if not 2 <= players <= 6:
         raise typer.BadParameter(f"rami is played by 2-6 players, not {players}")
     try:
@@ -147,7 +156,39 @@ def _play_rami(
         rules = dataclasses.replace(preset(variant), **changes)
     except (ValueError, TypeError) as error:
         raise typer.BadParameter(str(error)) from None
-    run_rami_terminal(variant, players, bot, seed, input, print, rules=rules)
+    seats = range(1, players)
+    bots = _registered_bots(variant, bot, seats=seats, seed=seed, rules=rules, players=players)
+    by_seat = dict(zip(seats, bots, strict=True))
+    run_rami_terminal(variant, players, bot, seed, input, print, rules=rules, bots=by_seat)
+
+
+def _registered_bots(
+    variant: str,
+    name: str,
+    *,
+    seats: Iterable[int],
+    seed: int | None,
+    rules: Any,
+    players: int,
+) -> list[Any]:
+    """One registered bot per seat; a bad name is a usage error listing the choices."""
+    from rummykit.sim.registry import UnknownBotError, make_bot
+
+    # Unseeded games still need seeds for the registry's factories: draw them securely.
+    base = secrets.randbits(31) if seed is None else seed
+    try:
+        return [
+            make_bot(
+                variant,
+                name,
+                seed=base if seat == 1 else base * 10 + seat,
+                rules=rules,
+                players=players,
+            )
+            for seat in seats
+        ]
+    except UnknownBotError as error:
+        raise typer.BadParameter(str(error), param_hint="--bot") from None
 
 
 @app.command()
@@ -361,3 +402,7 @@ def version() -> None:
 def main() -> None:
     """Console-script entry point."""
     app()
+
+
+if __name__ == "__main__":
+    main()

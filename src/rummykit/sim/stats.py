@@ -60,7 +60,6 @@ def wilson_interval(successes: float, n: float, z: float = Z_95) -> tuple[float,
     return max(0.0, center - half), min(1.0, center + half)
 
 
-
 def clustered_wilson_interval(
     clusters: Sequence[tuple[float, int]], z: float = Z_95
 ) -> tuple[float, float]:

@@ -8,7 +8,8 @@ calls.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from rummykit.bots.rami_heuristic import RAMI_BOTS, make_rami_bot
 from rummykit.cards import JOKER_FACE, SUITS, Card, format_card, format_cards, parse_card
@@ -90,16 +91,26 @@ class RamiTerminalGame:
         name: str = "rami",
         input_fn: Callable[[str], str] = input,
         output_fn: Callable[[str], None] = print,
+        bots: Mapping[int, Any] | None = None,
     ) -> None:
         if not 2 <= players <= 6:
             raise ValueError(f"rami is played by 2-6 players (you and 1-5 bots), not {players}")
         self.rules = rules or RamiRules()
         self.name = name
         self.game = RamiGame(self.rules, players, seed)
-        self.bots = {
-            seat: make_rami_bot(bot, seed=None if seed is None else seed * 10 + seat, rules=rules)
-            for seat in range(1, players)
-        }
+        # ``bots`` (seat -> bot, e.g. from the registry) overrides ``bot``, a built-in name.
+        self.bots = (
+            dict(bots)
+            if bots is not None
+            else {
+                seat: make_rami_bot(
+                    bot, seed=None if seed is None else seed * 10 + seat, rules=self.rules
+                )
+                for seat in range(1, players)
+            }
+        )
+        if sorted(self.bots) != list(range(1, players)):
+            raise ValueError(f"bots must hold seats 1-{players - 1}, not {sorted(self.bots)}")
         self.read = input_fn
         self.say = output_fn
 
@@ -451,11 +462,13 @@ def run_rami_terminal(
     output_fn: Callable[[str], None] = print,
     *,
     rules: RamiRules | None = None,
+    bots: Mapping[int, Any] | None = None,
 ) -> RamiGame:
     """Play ``rami51`` / ``rami40`` / ``rami51-house`` / ``rami40-house`` in the terminal:
     you (seat 0) and ``players - 1`` bots (``heuristic`` or ``random``). ``rules``
-    overrides the preset's options (e.g. with ``-o`` options applied)."""
-    if bot not in RAMI_BOTS:
+    overrides the preset's options (e.g. with ``-o`` options applied); ``bots`` (seat ->
+    bot) overrides ``bot`` with bots built elsewhere, e.g. any registered level."""
+    if bots is None and bot not in RAMI_BOTS:
         raise ValueError(f"unknown rami bot {bot!r}; choose one of {', '.join(RAMI_BOTS)}")
     if preset not in PRESETS:
         raise ValueError(f"unknown rami preset {preset!r}; choose one of {', '.join(PRESETS)}")
@@ -465,6 +478,7 @@ def run_rami_terminal(
         bot=bot,
         seed=seed,
         name=preset,
+        bots=bots,
         input_fn=input_fn,
         output_fn=output_fn,
     )
