@@ -39,7 +39,7 @@ def play(
         CarouselHeuristicBot(RULES, decks=2) for _ in range(3)
     ]
     if level is not None:
-        bots[seat] = CarouselExpertBot(level, rules=RULES, seed=seed * 3 + seat)  # type: ignore[arg-type]
+        bots[seat] = CarouselExpertBot(level, rules=RULES, seed=seed * 3 + seat)
     while not hand.is_over:
         acting = hand.current_player
         observation = hand.observation(acting)

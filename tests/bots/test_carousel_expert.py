@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,7 @@ from carousel_helpers import DRAW, END, KNOCK, position
 
 
 def _play_hand(
-    hand: CarouselHand, bots: list[CarouselExpertBot | CarouselHeuristicBot]
+    hand: CarouselHand, bots: Sequence[CarouselExpertBot | CarouselHeuristicBot]
 ) -> list[str]:
     """Play to the end; every action goes through the engine, which rejects illegal ones."""
     actions: list[str] = []
@@ -49,7 +50,7 @@ def test_every_level_plays_only_legal_actions(level: str) -> None:
     rules = CarouselRules()
     for seed in range(3):
         hand = new_hand(rules, players=3, seed=100 + seed, dealer=seed % 3)
-        bots = [CarouselExpertBot(level, rules=rules, seed=seed * 3 + s) for s in range(3)]  # type: ignore[arg-type]
+        bots = [CarouselExpertBot(level, rules=rules, seed=seed * 3 + s) for s in range(3)]
         _play_hand(hand, bots)
         assert hand.result is not None
 
@@ -68,7 +69,7 @@ def test_levels_follow_the_rule_options(players: int, options: dict[str, object]
     for seed in range(2):
         hand = new_hand(rules, players=players, seed=7 + seed, dealer=0)
         bots = [
-            CarouselExpertBot(LEVELS[(seed + s) % 4], rules=rules, seed=s, players=players)  # type: ignore[arg-type]
+            CarouselExpertBot(LEVELS[(seed + s) % 4], rules=rules, seed=s, players=players)
             for s in range(players)
         ]
         _play_hand(hand, bots)
@@ -93,7 +94,7 @@ def test_same_seed_same_play(level: str) -> None:
     runs = []
     for _ in range(2):
         hand = new_hand(rules, players=3, seed=42, dealer=1)
-        bots = [CarouselExpertBot(level, rules=rules, seed=9 + s) for s in range(3)]  # type: ignore[arg-type]
+        bots = [CarouselExpertBot(level, rules=rules, seed=9 + s) for s in range(3)]
         runs.append(_play_hand(hand, bots))
     assert runs[0] == runs[1]
 
@@ -131,7 +132,7 @@ def test_decisions_depend_only_on_the_observation(level: str) -> None:
                 view = hand if trial == 0 else _swap_hidden(hand, seat, shuffler)
                 seen = view.observation(seat)
                 assert seen == observation  # the swap is invisible to the seat
-                bot = CarouselExpertBot(level, rules=rules, seed=1234)  # type: ignore[arg-type]
+                bot = CarouselExpertBot(level, rules=rules, seed=1234)
                 decisions.add(bot.act(seen, view.legal_actions()))
             assert len(decisions) == 1
             checked += 1

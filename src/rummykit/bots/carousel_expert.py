@@ -271,13 +271,16 @@ def undercut_probability(
 
 # ------------------------------------------------------------------------------- bot
 
+_CLOSEST_FACTOR: Final = (0.0, 0.5, 0.6, 0.7, 0.8, 1.1, 1.25)
+"""Win chance relative to the average, by the fewest cards an opponent holds (1-6+)."""
+
 
 class CarouselExpertBot:
     """Carousel bot with four levels; see the module docstring for what each adds."""
 
     def __init__(
         self,
-        level: Level = "expert",
+        level: Level | str = "expert",
         *,
         rules: CarouselRules | None = None,
         seed: int | random.Random | None = None,
@@ -367,28 +370,34 @@ class CarouselExpertBot:
 
     # -- position values ----------------------------------------------------------
 
-    def _win_chance(self, value: int, cards: int) -> float:
+    def _win_chance(self, value: int, cards: int, closest: int = 6) -> float:
         """Estimated chance to win the hand from the end of one's turn, higher is better.
 
         Measured in self-play of the ``medium`` level (300 hands, 6,268 turn ends): a
         turn that ends able to knock practically wins (knocks were never undercut), while
         otherwise the chance falls only slowly with the value held: about 0.42 at 6-15,
         0.37 at 16-20, 0.33 at 21-30 and 0.29 above (the hand count adds little once the
-        value is known). So drawing again is worth it mostly for the chance to knock or
-        go out this turn.
+        value is known). It depends far more on ``closest``, the fewest cards an opponent
+        holds: roughly half as much with an opponent on one card as with all on six or
+        more. So drawing again is worth it mostly for the chance to knock or go out
+        this turn, and the more so when an opponent is close.
         """
         if cards == 0:
             return 1.0 + self.params.out_extra
         if value <= self.rules.knock_limit:
             return self.params.knock_win
-        return max(0.28, 0.42 - 0.0035 * max(0, value - 12))
+        base = max(0.28, 0.42 - 0.0035 * max(0, value - 12))
+        return base * _CLOSEST_FACTOR[min(max(closest, 1), 6)]
 
     def _draw_is_worse(self, observation: CarouselObservation, placement: Placement) -> bool:
         """Whether melding ``placement`` now beats drawing once more (expected)."""
         hand = list(observation.hand)
         value_now = carousel_hand_value(hand, self.rules)
         left = value_now - placement.value
-        meld_now = self._win_chance(left, len(hand) - placement.count)
+        closest = min(
+            (n for s, n in enumerate(observation.hand_sizes) if s != observation.seat), default=6
+        )
+        meld_now = self._win_chance(left, len(hand) - placement.count, closest)
         if len(hand) == placement.count or left <= self.rules.knock_limit:
             return True  # going out or knocking now
         if left > self.params.lookahead_cutoff:
@@ -426,14 +435,16 @@ class CarouselExpertBot:
             if face in solve:
                 after = self._placement(observation.table, [*hand, self._sample_card(face)])
                 if after is not None and after.cards:
-                    chance = self._win_chance(new_value - after.value, len(hand) + 1 - after.count)
+                    chance = self._win_chance(
+                        new_value - after.value, len(hand) + 1 - after.count, closest
+                    )
                 else:
-                    chance = self._win_chance(round(new_value + mean_value), len(hand) + 2)
+                    chance = self._win_chance(round(new_value + mean_value), len(hand) + 2, closest)
             elif fits_table(face, shapes):
                 chance = meld_now  # drawn and laid with the rest: no worse than now
             else:
                 chance = self._win_chance(
-                    left + _value(face, self.rules), len(hand) + 1 - placement.count
+                    left + _value(face, self.rules), len(hand) + 1 - placement.count, closest
                 )
             expected += n * chance
         return expected / total <= meld_now + self.params.draw_margin
