@@ -181,14 +181,16 @@ def test_medium_knocks_where_the_heuristic_waits() -> None:
 
 
 def test_hard_declines_a_risky_knock() -> None:
-    # Holding 5 while an opponent holds a single card: about a third of the unseen
-    # cards are worth 5 or less, so the knock is refused; with 1 it is taken.
-    risky = position(["5C 9S", "KC", "QH QD JC"], table=["6S 7S 8S"])
+    # Holding 5 while both opponents hold a single card: over a third of the unseen
+    # cards are worth 5 or less, so one of them very likely holds as little, and the
+    # knock is refused; with an ace it is taken.
     hard = CarouselExpertBot("hard")
+    risky = position(["5C 9S", "KC", "QH"], table=["6S 7S 8S"])
     risky.apply(hard.act(risky.observation(0), risky.legal_actions()))
     assert risky.hand_value(0) == 5
     assert hard.act(risky.observation(0), risky.legal_actions()) == END
-    safe = position(["AC 9S", "KC", "QH QD JC"], table=["6S 7S 8S"])
+    assert CarouselExpertBot("medium").act(risky.observation(0), risky.legal_actions()) == KNOCK
+    safe = position(["AC 9S", "KC", "QH"], table=["6S 7S 8S"])
     safe.apply(hard.act(safe.observation(0), safe.legal_actions()))
     assert hard.act(safe.observation(0), safe.legal_actions()) == KNOCK
 
@@ -201,3 +203,20 @@ def test_easy_lays_simple_melds_only() -> None:
     split = position(["8C 8D 9H", "KC KD QC", "QH QD JC"], table=["5H 6H 7H 8H"])
     action = easy.act(split.observation(0), split.legal_actions())
     assert action == CarouselAction.meld(["5H 6H 7H 8H 9H"])
+
+
+def test_expert_draws_again_for_a_chance_to_knock() -> None:
+    # Laying the kings now leaves 3C 4C (7): no knock. A second card 2C, 5C or a joker
+    # would let 3C 4C go down too, so the expert draws again; medium melds at once.
+    hand = position(
+        ["KS KH KD 3C 4C", "QC QD JC JD 9S 8S", "QH QS JH JS 9C 8C"], table=["9H TH JH"]
+    )
+    medium = CarouselExpertBot("medium")
+    assert medium.act(hand.observation(0), hand.legal_actions()).kind == "meld"
+    expert = CarouselExpertBot("expert")
+    assert expert.act(hand.observation(0), hand.legal_actions()) == DRAW
+    # With the knock already in reach (3C 4C gone, an ace left) it melds now.
+    ready = position(
+        ["KS KH KD 3C 4C 5C AD", "QC QD JC JD 9S 8S", "QH QS JH JS 9C 8C"], table=["9H TH JH"]
+    )
+    assert expert.act(ready.observation(0), ready.legal_actions()).kind == "meld"
