@@ -6,9 +6,9 @@ the two decks minus the bot's hand minus the table.
 
 What the levels add to one another:
 
-* **easy** lays only simple melds (a new trio from the hand, or one card added to a
-  table meld: the most valuable of those), and knocks whenever it may. It is meant for
-  beginners and is weaker than the heuristic bot.
+* **easy** plays like ``medium`` but overlooks an available meld 35% of the time while
+  it may still draw (the slip is drawn from its own RNG). It is meant for beginners and
+  is weaker than the heuristic bot.
 * **medium** lays what the exact solver (:func:`~rummykit.solvers.arrange.best_placement`)
   finds worth the most, like the heuristic bot, but knocks whenever it may. The heuristic
   bot declines to knock while an opponent holds one or two cards; measured against it,
@@ -32,8 +32,7 @@ What the levels add to one another:
   leaves more than 25 in hand (one card cannot turn that into a knock), which keeps the
   median decision far below the solver's cost on big tables.
 
-Randomness comes only from the bot's own seeded RNG (``easy`` uses it to vary its
-choice among equally valuable simple melds).
+Randomness comes only from the bot's own seeded RNG (only ``easy`` uses it).
 """
 
 from __future__ import annotations
@@ -43,9 +42,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from rummykit.bots.carousel_bots import _may_meld, simple_placements
+from rummykit.bots.carousel_bots import _may_meld
 from rummykit.cards import JOKER_FACE, Card, make_rng
-from rummykit.solvers.arrange import IllegalLayoutError, Placement, best_placement, check_layout
+from rummykit.solvers.arrange import Placement, best_placement
 from rummykit.variants.carousel import (
     CarouselAction,
     CarouselObservation,
@@ -75,8 +74,6 @@ Layout = list[tuple[Card, ...]]
 class LevelParams:
     """The knobs one level sets (see the module docstring)."""
 
-    solver: bool
-    """Lay the solver's most valuable placement (else the best simple meld)."""
     knock_model: bool
     """Knock by the undercut model (else whenever allowed)."""
     undercut_risk: float = 0.5
@@ -94,14 +91,16 @@ class LevelParams:
     lookahead_cutoff: int = 25
     """Skip the look-ahead when more than this value would stay in hand after melding."""
     max_faces: int = 12
+    miss_rate: float = 0.0
+    """Chance to overlook an available meld while a further draw is allowed."""
     """At most this many relevant faces get a solver call in the look-ahead."""
 
 
 LEVEL_PARAMS: Final[dict[str, LevelParams]] = {
-    "easy": LevelParams(solver=False, knock_model=False),
-    "medium": LevelParams(solver=True, knock_model=False),
-    "hard": LevelParams(solver=True, knock_model=True),
-    "expert": LevelParams(solver=True, knock_model=True, lookahead=True),
+    "easy": LevelParams(knock_model=False, miss_rate=0.35),
+    "medium": LevelParams(knock_model=False),
+    "hard": LevelParams(knock_model=True),
+    "expert": LevelParams(knock_model=True, lookahead=True),
 }
 
 
@@ -309,6 +308,7 @@ class CarouselExpertBot:
             layout = self._choose_meld(observation, "draw" in kinds)
             if layout is not None:
                 return CarouselAction.meld(layout)
+
         if "draw" in kinds:
             return kinds["draw"]
         if "knock" in kinds and self._should_knock(observation):
@@ -329,11 +329,11 @@ class CarouselExpertBot:
 
     def _choose_meld(self, observation: CarouselObservation, may_draw: bool) -> Layout | None:
         """The layout to submit now, or ``None`` to draw again (or pass)."""
-        if not self.params.solver:
-            return self._simple_meld(observation)
         placement = self._placement(observation.table, observation.hand)
         if placement is None or not placement.cards:
             return None
+        if may_draw and self.rng.random() < self.params.miss_rate:
+            return None  # a beginner's slip: does not see the meld and draws again
         if (
             self.params.lookahead
             and may_draw
@@ -342,31 +342,6 @@ class CarouselExpertBot:
         ):
             return None
         return list(placement.layout)
-
-    def _simple_meld(self, observation: CarouselObservation) -> Layout | None:
-        """The most valuable simple meld that the engine accepts (ties at random)."""
-        hand = observation.hand
-        scored: list[tuple[int, float, Layout]] = []
-        on_table = {card.physical for meld in observation.table for card in meld}
-        for layout in simple_placements(observation.table, hand):
-            laid = [c for meld in layout for c in meld if c.physical not in on_table]
-            gain = carousel_hand_value(laid, self.rules)
-            scored.append((-gain, self.rng.random(), layout))
-        scored.sort(key=lambda item: (item[0], item[1]))
-        for _, _, layout in scored:
-            try:
-                check_layout(
-                    observation.table,
-                    layout,
-                    hand,
-                    rules=self.rules.meld_rules,
-                    decks=self.decks,
-                    joker_copy_limit=self.rules.joker_copy_limit,
-                )
-            except IllegalLayoutError:
-                continue
-            return layout
-        return None
 
     # -- position values ----------------------------------------------------------
 
