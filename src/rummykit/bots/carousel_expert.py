@@ -6,9 +6,10 @@ the two decks minus the bot's hand minus the table.
 
 What the levels add to one another:
 
-* **easy** plays like ``medium`` but overlooks an available meld 35% of the time while
-  it may still draw (the slip is drawn from its own RNG). It is meant for beginners and
-  is weaker than the heuristic bot.
+* **easy** plays like ``medium``, but at half of its meld decisions (drawn from its own
+  RNG) it sees only *simple* melds: a new trio from the hand or one card added to a
+  table meld, the most valuable first, laid one after another. It is meant for
+  beginners and is weaker than the heuristic bot.
 * **medium** lays what the exact solver (:func:`~rummykit.solvers.arrange.best_placement`)
   finds worth the most, like the heuristic bot, but knocks whenever it may. The heuristic
   bot declines to knock while an opponent holds one or two cards; measured against it,
@@ -42,9 +43,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from rummykit.bots.carousel_bots import _may_meld
+from rummykit.bots.carousel_bots import _may_meld, simple_placements
 from rummykit.cards import JOKER_FACE, Card, make_rng
-from rummykit.solvers.arrange import Placement, best_placement
+from rummykit.solvers.arrange import IllegalLayoutError, Placement, best_placement, check_layout
 from rummykit.variants.carousel import (
     CarouselAction,
     CarouselObservation,
@@ -91,13 +92,14 @@ class LevelParams:
     lookahead_cutoff: int = 25
     """Skip the look-ahead when more than this value would stay in hand after melding."""
     max_faces: int = 12
-    miss_rate: float = 0.0
-    """Chance to overlook an available meld while a further draw is allowed."""
+    simple_rate: float = 0.0
+    """Chance, at each meld decision, to see only simple melds: a new trio from the
+    hand or one card added to a table meld."""
     """At most this many relevant faces get a solver call in the look-ahead."""
 
 
 LEVEL_PARAMS: Final[dict[str, LevelParams]] = {
-    "easy": LevelParams(knock_model=False, miss_rate=0.35),
+    "easy": LevelParams(knock_model=False, simple_rate=0.5),
     "medium": LevelParams(knock_model=False),
     "hard": LevelParams(knock_model=True),
     "expert": LevelParams(knock_model=True, lookahead=True),
@@ -308,6 +310,12 @@ class CarouselExpertBot:
             layout = self._choose_meld(observation, "draw" in kinds)
             if layout is not None:
                 return CarouselAction.meld(layout)
+        elif observation.melded and self.params.simple_rate and observation.hand:
+            # Simple melds go down one at a time: keep laying while one is left (after
+            # a solver placement none is left, it laid all it could).
+            layout = self._simple_meld(observation)
+            if layout is not None:
+                return CarouselAction.meld(layout)
 
         if "draw" in kinds:
             return kinds["draw"]
@@ -329,11 +337,11 @@ class CarouselExpertBot:
 
     def _choose_meld(self, observation: CarouselObservation, may_draw: bool) -> Layout | None:
         """The layout to submit now, or ``None`` to draw again (or pass)."""
+        if self.params.simple_rate and self.rng.random() < self.params.simple_rate:
+            return self._simple_meld(observation)  # a beginner sees only simple melds
         placement = self._placement(observation.table, observation.hand)
         if placement is None or not placement.cards:
             return None
-        if may_draw and self.rng.random() < self.params.miss_rate:
-            return None  # a beginner's slip: does not see the meld and draws again
         if (
             self.params.lookahead
             and may_draw
@@ -342,6 +350,31 @@ class CarouselExpertBot:
         ):
             return None
         return list(placement.layout)
+
+    def _simple_meld(self, observation: CarouselObservation) -> Layout | None:
+        """The most valuable simple meld that the engine accepts (ties at random)."""
+        hand = observation.hand
+        scored: list[tuple[int, float, Layout]] = []
+        on_table = {card.physical for meld in observation.table for card in meld}
+        for layout in simple_placements(observation.table, hand):
+            laid = [c for meld in layout for c in meld if c.physical not in on_table]
+            gain = carousel_hand_value(laid, self.rules)
+            scored.append((-gain, self.rng.random(), layout))
+        scored.sort(key=lambda item: (item[0], item[1]))
+        for _, _, layout in scored:
+            try:
+                check_layout(
+                    observation.table,
+                    layout,
+                    hand,
+                    rules=self.rules.meld_rules,
+                    decks=self.decks,
+                    joker_copy_limit=self.rules.joker_copy_limit,
+                )
+            except IllegalLayoutError:
+                continue
+            return layout
+        return None
 
     # -- position values ----------------------------------------------------------
 
