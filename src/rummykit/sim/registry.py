@@ -878,7 +878,7 @@ register_bot(
     requires=_ARRANGE,
 )
 _CAROUSEL_LEVELS = {
-    "easy": "lays only simple melds, knocks whenever it may (CarouselExpertBot)",
+    "easy": "medium, but half its meld decisions see only simple melds (CarouselExpertBot)",
     "medium": "solver placements, knocks whenever it may (CarouselExpertBot)",
     "hard": "solver placements, knocks by an undercut model (CarouselExpertBot)",
     "expert": "hard plus a look-ahead on when to stop drawing (CarouselExpertBot)",
