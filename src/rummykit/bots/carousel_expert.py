@@ -92,10 +92,10 @@ class LevelParams:
     lookahead_cutoff: int = 25
     """Skip the look-ahead when more than this value would stay in hand after melding."""
     max_faces: int = 12
+    """At most this many relevant faces get a solver call in the look-ahead."""
     simple_rate: float = 0.0
     """Chance, at each meld decision, to see only simple melds: a new trio from the
     hand or one card added to a table meld."""
-    """At most this many relevant faces get a solver call in the look-ahead."""
 
 
 LEVEL_PARAMS: Final[dict[str, LevelParams]] = {
@@ -305,6 +305,8 @@ class CarouselExpertBot:
         self, observation: CarouselObservation, legal_actions: Sequence[CarouselAction]
     ) -> CarouselAction:
         """Choose an action from the observation."""
+        # The deck count follows the table actually played, whatever ``players`` said.
+        self.decks = self.rules.decks_for(observation.players)
         kinds = {action.kind: action for action in legal_actions}
         if _may_meld(observation, self.rules) and not observation.melded:
             layout = self._choose_meld(observation, "draw" in kinds)
@@ -316,7 +318,6 @@ class CarouselExpertBot:
             layout = self._simple_meld(observation)
             if layout is not None:
                 return CarouselAction.meld(layout)
-
         if "draw" in kinds:
             return kinds["draw"]
         if "knock" in kinds and self._should_knock(observation):
