@@ -896,6 +896,20 @@ register_bot(
     description="places the most value via the solver; knocks when low",
     requires=_ARRANGE,
 )
+_CAROUSEL_LEVELS = {
+    "easy": "medium, but half its meld decisions see only simple melds (CarouselExpertBot)",
+    "medium": "solver placements, knocks whenever it may (CarouselExpertBot)",
+    "hard": "solver placements, knocks by an undercut model (CarouselExpertBot)",
+    "expert": "hard plus a look-ahead on when to stop drawing (CarouselExpertBot)",
+}
+for _level, _description in _CAROUSEL_LEVELS.items():
+    register_bot(
+        "carousel",
+        _level,
+        f"rummykit.bots.carousel_expert:make_{_level}",
+        description=_description,
+        requires=_ARRANGE,
+    )
 _RAMI_BOTS = ("rummykit.bots.rami_heuristic",)
 register_bot(
     "rami",
