@@ -108,7 +108,7 @@ class LevelParams:
 _EXPERT: Final = LevelParams(
     candidates=14,
     opened_candidates=0,  # after opening the heuristic's discard measured better
-    open_weight=70.0,
+    open_weight=400.0,
     out_weight=30.0,
     samples=24,
     base_risk=0.35,
