@@ -55,7 +55,12 @@ from rummykit.solvers.rami_layoffs import (
     layoff_moves,
     legal_moves,
 )
-from rummykit.solvers.rami_opening import best_melds, best_opening, can_open
+from rummykit.solvers.rami_opening import (
+    best_melds,
+    best_opening,
+    can_open,
+    combination_faces,
+)
 from rummykit.variants.rami import RamiAction, RamiObservation, RamiRules
 from rummykit.variants.rami_table import Combination, combination_from_cards
 
@@ -361,6 +366,8 @@ class RamiExpertBot:
             return legal[0]
         if not self.params.lookahead_draw:
             return self._heuristic.act(obs, legal)
+        if _face(top) not in _relevant_faces({_face(c) for c in hand}):
+            return legal[0]  # it joins nothing: it cannot bring the opening closer
         with_top = [*hand, top]
         if can_open(with_top, rules, taken=top):
             if not self._can_open(hand, rules):
@@ -416,8 +423,9 @@ class RamiExpertBot:
             self.params.rami_sec
             and rules.rami_sec_rule[0] != "off"
             and rules.rami_sec_exempt_opening
-            and len(opening.cards_left) > 1
-            and not any(obs.opened[seat] for seat in obs.active if seat == obs.seat)
+            # One new card and two discards (now and next turn) can rescue only a few
+            # cards the best opening leaves: with more, no rami sec is in reach.
+            and 1 < len(opening.cards_left) <= 4
             and self._hold_for_rami_sec(obs, hand, opening.penalty_left)
         ):
             return legal[0]
@@ -508,8 +516,18 @@ class RamiExpertBot:
         key = tuple(sorted(_face(c) for c in cards))
         hit = self._down_cache.get(key)
         if hit is None:
-            full = best_melds(cards, rules)
-            hit = full is not None and len(full.cards_left) <= 1
+            # Cheap necessary test first: at most one card may lie outside every
+            # combination the hand can form (the solver's search is far dearer).
+            useful = combination_faces(cards, rules)
+            dead = 0
+            for face in key:
+                if not useful >> (4 * face) & 15:
+                    dead += 1
+            if dead > 1:
+                hit = False
+            else:
+                full = best_melds(cards, rules)
+                hit = full is not None and len(full.cards_left) <= 1
             self._down_cache[key] = hit
         return hit
 
