@@ -106,6 +106,9 @@ class LevelParams:
     """Hold an opening for one turn when going out in one go looks likely."""
     sec_margin: float
     """Extra cost of holding an opening one turn (the progress opening now brings)."""
+    sec_worth: float
+    """Penalty points a rami sec adds per card another unopened seat holds (6/7 of it
+    for an opened seat, whose cards are lower on average)."""
     blunder: float
     """Chance of a random (non-joker) discard: the easy level's mistakes."""
 
@@ -124,6 +127,7 @@ _EXPERT: Final = LevelParams(
     lay_jokers=False,
     rami_sec=True,
     sec_margin=0.0,
+    sec_worth=7.0,
     blunder=0.0,
 )
 _HARD: Final = replace(_EXPERT, rami_sec=False)
@@ -478,7 +482,7 @@ class RamiExpertBot:
         danger = self._danger(obs)
         if kind == "double":
             worth = sum(
-                obs.hand_sizes[seat] * (6.0 if obs.opened[seat] else 7.0)
+                obs.hand_sizes[seat] * self.params.sec_worth * (6 / 7 if obs.opened[seat] else 1.0)
                 for seat in obs.active
                 if seat != obs.seat
             )
