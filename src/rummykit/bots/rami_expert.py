@@ -124,14 +124,14 @@ _EXPERT: Final = LevelParams(
     lookahead_draw=True,
     take_margin=0.02,
     feed_cost=30.0,
-    lay_jokers=False,
+    lay_jokers=True,
     rami_sec=True,
     sec_margin=0.0,
     sec_worth=7.0,
     blunder=0.0,
 )
 _HARD: Final = replace(_EXPERT, rami_sec=False)
-_MEDIUM: Final = replace(_HARD, candidates=3, samples=0, lookahead_draw=False)
+_MEDIUM: Final = replace(_HARD, candidates=3, samples=0, lookahead_draw=False, lay_jokers=False)
 _EASY: Final = replace(_MEDIUM, candidates=0, feed_cost=0.0, blunder=0.25)
 _PARAMS: Final[dict[str, LevelParams]] = {
     "easy": _EASY,
