@@ -8,11 +8,14 @@ pile, the cards others are known to hold, the counts):
   of its copies are still unseen, so a dead face (every copy visible) counts for nothing.
 * **Opening look-ahead** (not opened): a candidate 13-card hand is worth its chance of
   opening after the next draw, ``P(can_open(h + x))`` over the unseen cards ``x``, found
-  with the exact solver :func:`~rummykit.solvers.rami_opening.can_open`. Discards trade
-  that chance against the penalty the hand would cost if the round ended now.
-* **Going-out look-ahead** (opened): a candidate hand is worth the chance that the next
-  draw lets the bot lay everything (best new combinations, then every lay-off) and the
-  penalty it would keep after that turn.
+  with the exact solver :func:`~rummykit.solvers.rami_opening.can_open` (``hard`` and
+  ``expert`` average it with the chance that the next two draws open it, on pairs
+  sampled from the unseen cards with the bot's RNG). Discards trade that chance against
+  the penalty the hand would cost if the round ended now.
+* **After opening** the heuristic's discard is kept (a going-out look-ahead over the
+  next draw, :meth:`RamiExpertBot._out_value`, measured worse and is off at every
+  level); ``hard`` and ``expert`` lay their jokers at once, since a joker left in hand
+  costs 20 points when another seat goes out.
 * **Danger**: the chance that the round ends before the bot's next turn, estimated from
   the other seats' hand sizes and whether they opened. The more danger, the more the
   bot values a light hand over progress (it sheds high cards when an opponent is about
@@ -27,10 +30,10 @@ pile, the cards others are known to hold, the counts):
   when the table is calm, since going out in one go doubles every other seat's penalty.
 
 Levels (parameters of one class, :data:`LEVELS`): ``easy`` plays the heuristic's moves
-with random discards now and then; ``medium`` uses the opening and going-out
-look-ahead on the heuristic's three best discard candidates; ``hard`` considers every
-discard, draws by look-ahead and tracks danger; ``expert`` adds feeding costs from the
-known cards, the rami-sec hold and tuned weights. Measured strength:
+with a random discard one time in four; ``medium`` adds the one-draw opening
+look-ahead on the heuristic's three best discards, danger and feeding costs; ``hard``
+looks at every discard, adds the two-draw sample, draws by look-ahead and lays jokers
+at once after opening; ``expert`` adds the rami-sec hold. Measured strength:
 docs/strong-bots-rami.md.
 """
 
