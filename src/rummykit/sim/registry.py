@@ -853,6 +853,28 @@ def _rami_heuristic(*, seed: int, rules: Any, players: int) -> AnyBot:
     return RamiHeuristicBot(rules)
 
 
+def _rami_expert_level(level: str, seed: int, rules: Any, players: int) -> AnyBot:
+    from rummykit.bots.rami_expert import RamiExpertBot
+
+    return RamiExpertBot(seed=seed, rules=rules, players=players, level=level)  # type: ignore[arg-type]
+
+
+def _rami_easy(*, seed: int, rules: Any, players: int) -> AnyBot:
+    return _rami_expert_level("easy", seed, rules, players)
+
+
+def _rami_medium(*, seed: int, rules: Any, players: int) -> AnyBot:
+    return _rami_expert_level("medium", seed, rules, players)
+
+
+def _rami_hard(*, seed: int, rules: Any, players: int) -> AnyBot:
+    return _rami_expert_level("hard", seed, rules, players)
+
+
+def _rami_expert(*, seed: int, rules: Any, players: int) -> AnyBot:
+    return _rami_expert_level("expert", seed, rules, players)
+
+
 _ARRANGE = ("rummykit.solvers.arrange",)
 """The Carousel engine checks every meld with this solver."""
 
@@ -925,3 +947,17 @@ register_bot(
     description="opens early, lays all it can, keeps jokers (RamiHeuristicBot)",
     requires=_RAMI_BOTS,
 )
+_RAMI_LEVELS: dict[str, tuple[Any, str]] = {
+    "easy": (_rami_easy, "the heuristic's moves with a random discard one time in four"),
+    "medium": (_rami_medium, "opening look-ahead on the heuristic's three best discards"),
+    "hard": (_rami_hard, "opening look-ahead on every discard and draw, danger-aware"),
+    "expert": (_rami_expert, "hard, and holds an opening back for a rami sec when it pays"),
+}
+for _level, (_factory, _text) in _RAMI_LEVELS.items():
+    register_bot(
+        "rami",
+        _level,
+        _factory,
+        description=f"{_text} (RamiExpertBot)",
+        requires=("rummykit.bots.rami_expert",),
+    )
