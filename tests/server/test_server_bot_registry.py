@@ -155,15 +155,17 @@ def test_a_newly_registered_bot_is_offered_and_plays_at_a_table(
 
 
 def test_an_unspecified_bot_seat_is_heuristic_whatever_is_registered(
-    client: TestClient, registered: Callable[..., list[str]]
+    client: TestClient,
 ) -> None:
-    registered("gin", "expert")  # the strongest name: it must not become the default
+    # The built-in levels include `expert`, the strongest: it must not become the default.
+    assert "expert" in ADAPTERS["gin"].bot_levels
     response = client.post(
         "/api/tables", json={"variant": "gin", "seats": [{"kind": "human"}, {"kind": "bot"}]}
     )
     assert response.status_code == 201, response.text
     assert response.json()["table"]["seats"][1]["level"] == "heuristic"
-    assert ADAPTERS["gin"].bot_levels[-1] == "expert"
+    levels = ADAPTERS["gin"].bot_levels
+    assert levels[:6] == ("random", "heuristic", "easy", "medium", "hard", "expert")
 
 
 def test_a_slow_registered_bot_thinks_in_a_worker_thread(
