@@ -204,6 +204,63 @@ class VariantAdapter(Protocol):
         ...
 
 
+class _EngineAction(Protocol):
+    """What the engines' actions offer the server: a kind and a JSON form."""
+
+    @property
+    def kind(self) -> str: ...
+
+    def to_json(self) -> JSON: ...
+
+
+class TurnBasedTableGame:
+    """The part of :class:`Game` every multi-seat engine game shares: whose turn it is,
+    the legal actions as JSON, and a seat's action parsed, checked for its turn, applied.
+
+    Subclasses set :attr:`action_type` (the engine's action class, with ``from_json``)
+    and hold the engine's game in :attr:`game` (``players``, ``current_player``,
+    ``is_over``, ``legal_actions()``, ``apply(action)``).
+    """
+
+    action_type: Any
+    game: Any
+
+    @property
+    def seats(self) -> int:
+        return int(self.game.players)
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.game.is_over else int(self.game.current_player)
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.game.is_over)
+
+    def legal_actions(self) -> list[JSON]:
+        return [action.to_json() for action in self.game.legal_actions()]
+
+    def _parse_for(self, seat: int, action: Mapping[str, Any]) -> Any:
+        """Parse ``action`` and make sure ``seat`` is the one to act."""
+        if self.game.is_over:
+            raise IllegalActionError("the game is over; no more moves", code="game_over")
+        parsed: _EngineAction = self.action_type.from_json(action)
+        current = self.game.current_player
+        if seat != current:
+            raise IllegalActionError(
+                f"seat {seat} cannot {parsed.kind.replace('_', ' ')}: it is seat {current}'s turn",
+                code="not_your_turn",
+                seat=seat,
+            )
+        return parsed
+
+    def apply(self, seat: int, action: Mapping[str, Any]) -> Applied:
+        parsed = self._parse_for(seat, action)
+        events = self.game.apply(parsed)
+        # The action as parsed is persisted: replaying it resolves card copies the same way.
+        return Applied(parsed.to_json(), events)
+
+
 def registered_bot_levels(variant: str) -> tuple[str, ...]:
     """The bots registered for ``variant`` in :mod:`rummykit.sim.registry` that can run,
     weakest first: the built-in names by :data:`~rummykit.sim.registry.STRENGTH_ORDER`

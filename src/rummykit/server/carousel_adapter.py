@@ -28,9 +28,9 @@ from rummykit.cards import format_card, format_cards
 from rummykit.core import Event, IllegalActionError
 from rummykit.server.adapter import (
     JSON,
-    Applied,
     RegisteredBots,
     RuleOption,
+    TurnBasedTableGame,
     checked,
     merge_options,
     rule_options_of,
@@ -51,44 +51,13 @@ def _names(cards: Iterable[int]) -> list[str]:
     return [format_card(card) for card in cards]
 
 
-class CarouselTableGame:
+class CarouselTableGame(TurnBasedTableGame):
     """A Carousel game (rules/carousel.md) behind the server's ``Game`` interface."""
 
+    action_type = CarouselAction
+
     def __init__(self, game: CarouselGame) -> None:
-        self.game = game
-
-    @property
-    def seats(self) -> int:
-        return self.game.players
-
-    @property
-    def current_seat(self) -> int | None:
-        return None if self.game.is_over else self.game.current_player
-
-    @property
-    def is_over(self) -> bool:
-        return self.game.is_over
-
-    def legal_actions(self) -> list[JSON]:
-        return [action.to_json() for action in self.game.legal_actions()]
-
-    def _parse_for(self, seat: int, action: Mapping[str, Any]) -> CarouselAction:
-        if self.game.is_over:
-            raise IllegalActionError("the game is over; no more moves", code="game_over")
-        parsed = CarouselAction.from_json(action)
-        current = self.game.current_player
-        if seat != current:
-            raise IllegalActionError(
-                f"seat {seat} cannot {parsed.kind.replace('_', ' ')}: it is seat {current}'s turn",
-                code="not_your_turn",
-                seat=seat,
-            )
-        return parsed
-
-    def apply(self, seat: int, action: Mapping[str, Any]) -> Applied:
-        parsed = self._parse_for(seat, action)
-        events = self.game.apply(parsed)
-        return Applied(parsed.to_json(), events)
+        self.game: CarouselGame = game
 
     def check(self, seat: int, action: Mapping[str, Any]) -> JSON:
         parsed = CarouselAction.from_json(action)

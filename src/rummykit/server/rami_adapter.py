@@ -34,9 +34,9 @@ from rummykit.core import Event, IllegalActionError
 from rummykit.melds import InvalidMeldError
 from rummykit.server.adapter import (
     JSON,
-    Applied,
     RegisteredBots,
     RuleOption,
+    TurnBasedTableGame,
     checked,
     merge_options,
     rule_options_of,
@@ -82,46 +82,13 @@ def _preset_options(rules: RamiRules) -> JSON:
     return {name: value for name, value in rules.to_dict().items() if _DEFAULTS[name] != value}
 
 
-class RamiTableGame:
+class RamiTableGame(TurnBasedTableGame):
     """A game of Rami (rules/rami.md) behind the server's ``Game`` interface."""
 
+    action_type = RamiAction
+
     def __init__(self, game: RamiGame) -> None:
-        self.game = game
-
-    @property
-    def seats(self) -> int:
-        return self.game.players
-
-    @property
-    def current_seat(self) -> int | None:
-        return None if self.game.is_over else self.game.current_player
-
-    @property
-    def is_over(self) -> bool:
-        return self.game.is_over
-
-    def legal_actions(self) -> list[JSON]:
-        return [action.to_json() for action in self.game.legal_actions()]
-
-    def _parse_for(self, seat: int, action: Mapping[str, Any]) -> RamiAction:
-        """Parse ``action`` and make sure ``seat`` is the one to act."""
-        if self.game.is_over:
-            raise IllegalActionError("the game is over; no more moves", code="game_over")
-        parsed = RamiAction.from_json(action)
-        current = self.game.current_player
-        if seat != current:
-            raise IllegalActionError(
-                f"seat {seat} cannot {parsed.kind.replace('_', ' ')}: it is seat {current}'s turn",
-                code="not_your_turn",
-                seat=seat,
-            )
-        return parsed
-
-    def apply(self, seat: int, action: Mapping[str, Any]) -> Applied:
-        parsed = self._parse_for(seat, action)
-        events = self.game.apply(parsed)
-        # The action as sent is persisted: replaying it resolves card copies the same way.
-        return Applied(parsed.to_json(), events)
+        self.game: RamiGame = game
 
     def check(self, seat: int, action: Mapping[str, Any]) -> JSON:
         parsed = RamiAction.from_json(action)
