@@ -215,11 +215,13 @@ class _EngineAction(Protocol):
 
 class TurnBasedTableGame:
     """The part of :class:`Game` every multi-seat engine game shares: whose turn it is,
-    the legal actions as JSON, and a seat's action parsed, checked for its turn, applied.
+    the legal actions as JSON, a seat's action parsed, checked for its turn and applied,
+    events as a seat sees them, and a bot's move for its seat.
 
     Subclasses set :attr:`action_type` (the engine's action class, with ``from_json``)
     and hold the engine's game in :attr:`game` (``players``, ``current_player``,
-    ``is_over``, ``legal_actions()``, ``apply(action)``).
+    ``is_over``, ``legal_actions()``, ``apply(action)``, ``observation(seat)``); views and
+    hints stay with each variant.
     """
 
     action_type: Any
@@ -259,6 +261,15 @@ class TurnBasedTableGame:
         events = self.game.apply(parsed)
         # The action as parsed is persisted: replaying it resolves card copies the same way.
         return Applied(parsed.to_json(), events)
+
+    def events_for(self, events: Sequence[Event], seat: int | None) -> list[JSON]:
+        return [event.seen_by(seat).to_json() for event in events]
+
+    def bot_action(self, seat: int, bot: Any) -> JSON:
+        if self.game.is_over or seat != self.game.current_player:
+            raise IllegalActionError(f"seat {seat} is not to act", code="not_your_turn")
+        chosen: _EngineAction = bot.act(self.game.observation(seat), self.game.legal_actions())
+        return chosen.to_json()
 
 
 def registered_bot_levels(variant: str) -> tuple[str, ...]:

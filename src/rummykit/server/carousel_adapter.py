@@ -19,13 +19,11 @@ copies of a face cannot be told apart in play), so a hand may show ``7H`` twice.
 from __future__ import annotations
 
 import types
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields
 from typing import Any
 
-from rummykit.bots.base import Bot
 from rummykit.cards import format_card, format_cards
-from rummykit.core import Event, IllegalActionError
 from rummykit.server.adapter import (
     JSON,
     RegisteredBots,
@@ -121,16 +119,6 @@ class CarouselTableGame(TurnBasedTableGame):
             }
 
         return advise
-
-    def events_for(self, events: Sequence[Event], seat: int | None) -> list[JSON]:
-        return [event.seen_by(seat).to_json() for event in events]
-
-    def bot_action(self, seat: int, bot: Any) -> JSON:
-        if self.game.is_over or seat != self.game.current_player:
-            raise IllegalActionError(f"seat {seat} is not to act", code="not_your_turn")
-        carousel_bot: Bot[CarouselObservation, CarouselAction] = bot
-        chosen = carousel_bot.act(self.game.observation(seat), self.game.legal_actions())
-        return chosen.to_json()
 
     # -- views ----------------------------------------------------------------------------
 

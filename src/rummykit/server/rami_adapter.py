@@ -27,10 +27,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from rummykit.bots.base import Bot
 from rummykit.bots.rami_heuristic import RamiHeuristicBot
 from rummykit.cards import MAX_COPIES, format_card
-from rummykit.core import Event, IllegalActionError
 from rummykit.melds import InvalidMeldError
 from rummykit.server.adapter import (
     JSON,
@@ -135,16 +133,6 @@ class RamiTableGame(TurnBasedTableGame):
         mine = not self.game.is_over and observation.current_player == seat
         legal = self.game.legal_actions() if mine else []
         return lambda: _advice(observation, legal, mine)
-
-    def events_for(self, events: Sequence[Event], seat: int | None) -> list[JSON]:
-        return [event.seen_by(seat).to_json() for event in events]
-
-    def bot_action(self, seat: int, bot: Any) -> JSON:
-        if self.game.is_over or seat != self.game.current_player:
-            raise IllegalActionError(f"seat {seat} is not to act", code="not_your_turn")
-        rami_bot: Bot[RamiObservation, RamiAction] = bot
-        chosen = rami_bot.act(self.game.observation(seat), self.game.legal_actions())
-        return chosen.to_json()
 
     # -- views ----------------------------------------------------------------------------
 

@@ -1292,20 +1292,7 @@ def _lay_out(
     # keeps that meld's card order, new cards after.
     free = [i for i in region.open_melds if result[i] is None]
     appended: list[tuple[Card, ...]] = []
-    scored = []
-    for n, tokens in enumerate(leftovers):
-        have = Counter(tokens)
-        for index in free:
-            shared = sum((have & Counter(_token(c) for c in melds[index])).values())
-            if shared:
-                scored.append((-shared, n, index))
-    scored.sort()
-    home: dict[int, int] = {}
-    taken: set[int] = set()
-    for _shared, n, index in scored:
-        if n not in home and index not in taken:
-            home[n] = index
-            taken.add(index)
+    home = _homes([Counter(tokens) for tokens in leftovers], melds, free)
     for n, tokens in enumerate(leftovers):
         index = home.get(n, -1)
         cards = tuple(pool[t].pop(0) for t in tokens)
@@ -1817,20 +1804,7 @@ def _place_changed(
 ) -> None:
     """A changed meld takes the place of the free old meld it shares most cards with;
     runs are shown in rank order, groups in the old meld's order, new cards last."""
-    scored = []
-    for n, cards in enumerate(leftovers):
-        have = Counter(_token(c) for c in cards)
-        for index in free:
-            shared = sum((have & Counter(_token(c) for c in melds[index])).values())
-            if shared:
-                scored.append((-shared, n, index))
-    scored.sort()
-    home: dict[int, int] = {}
-    taken: set[int] = set()
-    for _shared, n, index in scored:
-        if n not in home and index not in taken:
-            home[n] = index
-            taken.add(index)
+    home = _homes([Counter(_token(c) for c in cards) for cards in leftovers], melds, free)
     for n, cards in enumerate(leftovers):
         index = home.get(n, -1)
         faces = [_card_face(c) for c in cards]
@@ -1970,3 +1944,24 @@ def _rank_dp_placement(
         freed=tuple(sorted(freed)),
         untouched=untouched,
     )
+
+
+def _homes(
+    leftovers: Sequence[Counter[int]], melds: Sequence[Sequence[Card]], free: Sequence[int]
+) -> dict[int, int]:
+    """Each changed meld (its tokens) -> the free old meld it shares most cards with,
+    greedily, most shared first; a changed meld sharing nothing gets no home."""
+    scored = []
+    for n, have in enumerate(leftovers):
+        for index in free:
+            shared = sum((have & Counter(_token(c) for c in melds[index])).values())
+            if shared:
+                scored.append((-shared, n, index))
+    scored.sort()
+    home: dict[int, int] = {}
+    taken: set[int] = set()
+    for _shared, n, index in scored:
+        if n not in home and index not in taken:
+            home[n] = index
+            taken.add(index)
+    return home
