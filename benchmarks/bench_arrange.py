@@ -5,8 +5,9 @@ Both solve the same seeded instances (tables of random legal melds, random hands
 cards) and by the number of jokers in play (0, 1, 2). For each group the script prints
 the median, 90th percentile and maximum time of each, in milliseconds, and the ratio
 ILP / solver of the medians and of the maxima. With ``--baseline`` it also times the
-rank DP alone (``_rank_dp_placement``, which was ``best_placement`` before the quick
-layout was added and is still its exact fallback) in the same run. It checks that
+rank DP alone (``_rank_dp_placement``, which ``best_placement`` calls directly when the compiled
+rank DP is built, and after the quick layout otherwise) in the same run. With
+``--pure-python`` the compiled module is switched off. It checks that
 both find the same optimum. Timings are information, never pass/fail: the script
 only prints.
 
@@ -31,6 +32,7 @@ sys.path.insert(0, str(ROOT / "tests" / "solvers"))
 
 from ilp_reference import Instance, ilp_optimum, random_instance  # noqa: E402
 
+from rummykit.solvers import arrange  # noqa: E402
 from rummykit.solvers.arrange import _rank_dp_placement, best_placement  # noqa: E402
 
 SIZES = ((10, 20), (20, 40), (40, 60), (60, 80))
@@ -96,10 +98,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--repeat", type=int, default=1, help="best of N timings")
     parser.add_argument("--baseline", action="store_true", help="time the rank DP alone too")
+    parser.add_argument(
+        "--pure-python",
+        action="store_true",
+        help="switch the compiled rank DP off (the fallback without a C compiler)",
+    )
     args = parser.parse_args()
+    if args.pure_python:
+        arrange.use_compiled = False
 
     print(f"python {platform.python_version()} on {platform.machine()}, seed {args.seed}")
     print(f"{args.per_group} instances per group; times in ms (best of {args.repeat})")
+    print(f"rank DP: {'compiled (_rank_dp.c)' if arrange.use_compiled else 'pure Python'}")
     header = (
         f"{'table':>7} {'jokers':>6} | {'solver med':>10} {'p90':>7} {'max':>7} | "
         f"{'ILP med':>8} {'p90':>7} {'max':>7} | {'ratio med':>9} {'ratio max':>9}"

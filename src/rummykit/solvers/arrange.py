@@ -68,7 +68,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from rummykit.cards import JOKER_FACE, Card, card_value_gin, format_card, format_cards
 from rummykit.core import IllegalActionError
@@ -81,6 +81,17 @@ from rummykit.solvers.placement_search import (
     live_hand,
     solve_placement,
 )
+
+_CompiledRankDp: type[RankDp] | None
+try:  # the compiled rank DP (optional; the same results, tens of times faster)
+    from rummykit.solvers._rank_dp import RankDp as _CompiledRankDp
+    from rummykit.solvers._rank_dp import RankDpUnsupportedError as _CompiledUnsupported
+except ImportError:  # pragma: no cover - built by every install with a C compiler
+    _CompiledRankDp = None
+    _CompiledUnsupported = RuntimeError  # type: ignore[misc,assignment]
+
+if TYPE_CHECKING:
+    from rummykit.solvers._rank_dp import RankDp
 
 __all__ = [
     "IllegalLayoutError",
@@ -100,6 +111,9 @@ _QUICK_TABLE: Final = 60
 the hand rarely fits entirely, so the rank DP alone is faster (benchmarks/bench_arrange.py)."""
 _REPAIR_BUDGET: Final = 600
 """States one search around the cards the quick moves left may remember."""
+_RING_SHARE = 0.6
+"""The rank DP re-solves around the cards that move only while the melds it opens
+hold at most this share of the table."""
 _NO_LIMIT: Final = 1 << 12
 """A copy cap that never binds (``joker_copy_limit=False``)."""
 
@@ -1077,6 +1091,85 @@ def _combine(vectors: Sequence[tuple[int, ...]], budget: int) -> list[int]:
     return acc
 
 
+class _CompiledDp:
+    """:class:`_Dp` run by the compiled module ``_rank_dp.c``: the same algorithm, the
+    same states in the same order, so the same layout."""
+
+    def __init__(self, p: _Problem, compiled: RankDp) -> None:
+        self.p = p
+        self._dp = compiled
+
+    def upper_bound(self) -> int:
+        return self._dp.upper_bound()
+
+    def depth_first(self, floor: int = -1, target: int | None = None) -> _Solved | None:
+        if target is not None and target <= floor:
+            return None  # as _Dp: the goal is below what is asked for
+        found = self._dp.depth_first(floor, -1 if target is None else target)
+        if found is None:
+            return None
+        score, used, freed, choices = found
+        return _Solved(score, used, freed, list(choices))
+
+
+use_compiled = _CompiledRankDp is not None
+"""Whether the rank DP runs compiled when it can (tests switch it off to run the
+Python :class:`_Dp`, which is the reference the compiled code is checked against)."""
+
+
+def _compiled_arguments(
+    p: _Problem,
+) -> tuple[
+    int,
+    int,
+    bool,
+    bool,
+    list[int],
+    list[int],
+    list[int],
+    list[int],
+    list[int],
+    int,
+    list[int],
+    int,
+    list[int],
+    list[int],
+    list[int],
+    int,
+]:
+    """The problem as ``_rank_dp.RankDp`` takes it."""
+    return (
+        p.min_size,
+        p.max_set,
+        p.ace_low,
+        p.ace_high,
+        p.real,
+        p.jokers,
+        p.real_ext,
+        p.cap,
+        p.hand,
+        p.hand_jokers,
+        p.weight,
+        p.joker_weight,
+        p.in_runs,
+        p.in_groups,
+        p.in_high,
+        p.unit,
+    )
+
+
+def _rank_dp(p: _Problem) -> _Dp | _CompiledDp:
+    """The rank DP of one problem: compiled when the module is built and the problem
+    fits its limits (at most 7 wild jokers and 7 items of a face), else Python."""
+    if use_compiled and _CompiledRankDp is not None:
+        try:
+            compiled = _CompiledRankDp(*_compiled_arguments(p))
+        except _CompiledUnsupported:
+            return _Dp(p)
+        return _CompiledDp(p, compiled)
+    return _Dp(p)
+
+
 # --------------------------------------------------------------------------- layouts
 
 
@@ -1215,6 +1308,16 @@ def _lay_out(
         new_melds.append(run)
 
     for rank, suit, x, o, w, u, g, h in solved.choices:
+        if not (u or g or h):
+            # No item at this face: the suit's open runs end here (all are long).
+            if rank > 1 and open_runs[suit]:
+                for run in open_runs[suit]:
+                    close(run[1])
+                open_runs[suit] = []
+            if suit == 3 and group_items:
+                _make_groups(group_items, new_melds, size, max_set)
+                group_items = []
+            continue
         face = suit * 13 + rank - 1
         # Items of this face, run-minded first: table items from runs, hand, wild, the rest.
         ordered: list[tuple[int, Card, bool]] = []
@@ -1464,6 +1567,8 @@ def best_placement(
     joker_count = sum(jokers) + len(hand_jokers)
     table_size = sum(len(m) for m in melds)
     quick_first = table_size >= _QUICK_TABLE or (hand_jokers and table_size >= _QUICK_JOKER_TABLE)
+    if use_compiled and _CompiledRankDp is not None:
+        quick_first = False  # the compiled rank DP is faster than the quick moves
     if not quick_first or joker_count > 2 or joker_count >= rules.min_size:
         return _rank_dp_placement(
             table,
@@ -1891,7 +1996,7 @@ def _rank_dp_placement(
         )
 
     everything = region(list(range(len(melds))))
-    full = _Dp(everything.problem)
+    full = _rank_dp(everything.problem)
     top = full.upper_bound()
     if top // stable <= max(0, floor):
         return None  # the table cannot be laid out, nothing fits, or nothing beats floor
@@ -1900,9 +2005,9 @@ def _rank_dp_placement(
     chosen: tuple[_Region, _Solved] | None = None
     hand_faces = {c.face for c in hand_cards if not c.is_joker}
     for ring in _rings(melds, hand_faces, 1):
-        if sum(len(melds[i]) for i in ring) <= 0.6 * table_items:
+        if sum(len(melds[i]) for i in ring) <= _RING_SHARE * table_items:
             local = region(ring)
-            found = _Dp(local.problem).depth_first(floor=floor)
+            found = _rank_dp(local.problem).depth_first(floor=floor)
             if found is not None and found.score // stable > max(0, floor):
                 chosen = (local, found)
     if chosen is not None:
@@ -1917,10 +2022,10 @@ def _rank_dp_placement(
             if x or o or w:
                 seeds.add(suit * 13 + rank - 1)
         for ring in _rings(melds, seeds, 3):
-            if sum(len(melds[i]) for i in ring) > 0.6 * table_items:
+            if sum(len(melds[i]) for i in ring) > _RING_SHARE * table_items:
                 break
             candidate = region(ring)
-            attempt = _Dp(candidate.problem).depth_first(floor=primary - 1, target=primary)
+            attempt = _rank_dp(candidate.problem).depth_first(floor=primary - 1, target=primary)
             if attempt is not None:
                 chosen = (candidate, attempt)
                 break
@@ -1952,9 +2057,10 @@ def _homes(
     """Each changed meld (its tokens) -> the free old meld it shares most cards with,
     greedily, most shared first; a changed meld sharing nothing gets no home."""
     scored = []
+    olds = [(index, Counter(_token(c) for c in melds[index])) for index in free]
     for n, have in enumerate(leftovers):
-        for index in free:
-            shared = sum((have & Counter(_token(c) for c in melds[index])).values())
+        for index, old in olds:
+            shared = sum(min(k, old[t]) for t, k in have.items() if t in old)
             if shared:
                 scored.append((-shared, n, index))
     scored.sort()

@@ -1,0 +1,120 @@
+"""The compiled rank DP (``rummykit.solvers._rank_dp``) against the Python ``_Dp`` it
+mirrors: the same bound and the same layout choices, state for state, on seeded
+random problems of every kind the solver sees (whole tables and opened regions, value
+and count objectives, with and without the copy limit, one and two decks, jokers).
+The Python path of :func:`best_placement` is also checked against the ILP here, since
+with the module built the other tests exercise the compiled path.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from ilp_reference import ilp_optimum, random_instance
+
+from rummykit.cards import Card, card_value_gin
+from rummykit.melds import CAROUSEL_MELDS
+from rummykit.solvers import arrange
+from rummykit.solvers.arrange import best_placement, check_layout
+
+compiled = pytest.importorskip("rummykit.solvers._rank_dp")
+
+
+def _problem(seed: int, *, ring: bool) -> arrange._Problem:
+    """A placement problem as :func:`arrange._rank_dp_placement` builds it."""
+    rng = random.Random(seed)
+    inst = random_instance(
+        seed, table_size=rng.randint(10, 45), jokers=rng.choice((0, 0, 1, 2)), decks=None
+    )
+    melds = arrange._as_melds(inst.table)
+    hand_cards = [Card(c) for c in inst.hand]
+    naturals = Counter(c.face for c in hand_cards if not c.is_joker)
+    hand_jokers = sum(1 for c in hand_cards if c.is_joker)
+    stable = 2 * sum(len(m) for m in melds) + 1
+    values = [card_value_gin(f) for f in range(52)]
+    if rng.random() < 0.5:  # objective "value"
+        per_count = len(hand_cards) + 1
+        weight = [(v * per_count + 1) * stable for v in values]
+        joker_weight = (25 * per_count + 1) * stable
+    else:  # objective "count"
+        per_value = sum(values[c.face] for c in hand_cards if not c.is_joker)
+        per_value += 25 * hand_jokers + 1
+        weight = [(per_value + v) * stable for v in values]
+        joker_weight = (per_value + 25) * stable
+    opened = list(range(len(melds)))
+    if ring:  # a region: some melds stay locked (real_ext, smaller caps)
+        opened = sorted(rng.sample(opened, max(1, len(opened) // 2)))
+    region = arrange._make_region(
+        melds,
+        opened,
+        naturals,
+        hand_jokers,
+        rules=CAROUSEL_MELDS,
+        decks=inst.decks,
+        joker_copy_limit=rng.random() < 0.8,
+        weight=weight,
+        joker_weight=joker_weight,
+        unit=stable,
+    )
+    return region.problem
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_compiled_dp_matches_the_python_dp(block: int) -> None:
+    """Same upper bound and the same solution (score, jokers, choices) as ``_Dp``."""
+    for seed in range(block * 20, block * 20 + 20):
+        problem = _problem(seed, ring=seed % 3 == 0)
+        python = arrange._Dp(problem)
+        fast = arrange._rank_dp(problem)
+        assert isinstance(fast, arrange._CompiledDp)
+        assert fast.upper_bound() == python.upper_bound(), seed
+        for floor, target in ((-1, None), (0, None), (3, None)):
+            want = python.depth_first(floor=floor, target=target)
+            got = fast.depth_first(floor=floor, target=target)
+            assert (got is None) == (want is None), (seed, floor)
+            if want is not None and got is not None:
+                assert (got.score, got.used, got.freed) == (want.score, want.used, want.freed)
+                assert [tuple(c) for c in got.choices] == want.choices, seed
+        if (top := python.upper_bound()) > 0:  # a target below the bound
+            target = top // problem.unit - 1
+            want = python.depth_first(floor=-1, target=target)
+            got = fast.depth_first(floor=-1, target=target)
+            assert (None if got is None else got.score) == (None if want is None else want.score)
+
+
+@pytest.mark.parametrize("seed", range(3000, 3040))
+def test_python_path_matches_the_ilp(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the compiled DP switched off, best_placement (quick layout, then the Python
+    rank DP) still finds the ILP's optimum and a legal layout."""
+    monkeypatch.setattr(arrange, "use_compiled", False)
+    inst = random_instance(seed, table_size=random.Random(seed).randint(10, 50))
+    found = best_placement(inst.table, inst.hand, decks=inst.decks)
+    got = (0, 0) if found is None else (found.value, found.count)
+    assert got == ilp_optimum(inst.table, inst.hand, decks=inst.decks), seed
+    if found is not None:
+        check = check_layout(inst.table, found.layout, inst.hand, decks=inst.decks)
+        assert check.value == found.value
+
+
+def test_problems_beyond_the_compiled_limits_run_in_python() -> None:
+    """Eight wild jokers exceed the compiled key: the Python DP takes the problem."""
+    problem = _problem(7, ring=False)
+    problem.hand_jokers = 8
+    assert isinstance(arrange._rank_dp(problem), arrange._Dp)
+    with pytest.raises(compiled.RankDpUnsupportedError):
+        compiled.RankDp(*arrange._compiled_arguments(problem))
+
+
+def test_bad_arguments_are_refused() -> None:
+    problem = _problem(8, ring=False)
+    arguments = arrange._compiled_arguments(problem)
+    short = list(arguments)
+    short[4] = problem.real[:51]
+    with pytest.raises(ValueError, match="52 entries"):
+        compiled.RankDp(*short)
+    dp = compiled.RankDp(*arguments)
+    with pytest.raises(RuntimeError, match="once"):
+        dp.__init__(*arguments)
+    assert dp.upper_bound() == arrange._Dp(problem).upper_bound()
