@@ -67,7 +67,7 @@ def test_compiled_dp_matches_the_python_dp(block: int) -> None:
     for seed in range(block * 20, block * 20 + 20):
         problem = _problem(seed, ring=seed % 3 == 0)
         python = arrange._Dp(problem)
-        fast = arrange._rank_dp(problem)
+        fast = arrange._make_dp(problem)
         assert isinstance(fast, arrange._CompiledDp)
         assert fast.upper_bound() == python.upper_bound(), seed
         for floor, target in ((-1, None), (0, None), (3, None)):
@@ -98,11 +98,38 @@ def test_python_path_matches_the_ilp(seed: int, monkeypatch: pytest.MonkeyPatch)
         assert check.value == found.value
 
 
+@pytest.mark.parametrize("seed", range(100, 130))
+def test_suit_order_changes_the_search_not_the_optimum(seed: int) -> None:
+    """Visiting the suits in another order (as _rank_dp does) finds the same optimum,
+    and its choices, given back in the original suits, follow rank and suit order."""
+    problem = _problem(seed, ring=seed % 4 == 0)
+    plain = arrange._make_dp(problem).depth_first(floor=0)
+    order = [3, 1, 0, 2]
+    relabelled = arrange._SuitOrderDp(problem, order)
+    found = relabelled.depth_first(floor=0)
+    assert (found is None) == (plain is None)
+    if found is not None and plain is not None:
+        # The bounds may differ (jokers are charged to the first suit), never the optimum.
+        assert relabelled.upper_bound() >= found.score
+        assert found.score // problem.unit == plain.score // problem.unit
+        assert [(c[0], c[1]) for c in found.choices] == [
+            (rank, suit) for rank in range(1, 14) for suit in range(4)
+        ]
+        # The Python DP under the same renaming agrees with the compiled one.
+        monkeypatched = arrange.use_compiled
+        try:
+            arrange.use_compiled = False
+            python = arrange._SuitOrderDp(problem, order).depth_first(floor=0)
+        finally:
+            arrange.use_compiled = monkeypatched
+        assert python is not None and python.choices == found.choices
+
+
 def test_problems_beyond_the_compiled_limits_run_in_python() -> None:
     """Eight wild jokers exceed the compiled key: the Python DP takes the problem."""
     problem = _problem(7, ring=False)
     problem.hand_jokers = 8
-    assert isinstance(arrange._rank_dp(problem), arrange._Dp)
+    assert isinstance(arrange._make_dp(problem), arrange._Dp)
     with pytest.raises(compiled.RankDpUnsupportedError):
         compiled.RankDp(*arrange._compiled_arguments(problem))
 

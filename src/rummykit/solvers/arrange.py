@@ -33,15 +33,16 @@ rummykit.solvers.arrange.IllegalLayoutError: cannot remove a joker (JK=5S) from 
 >>> [format_cards(meld) for meld in best.layout], best.value
 (['5H 6H 7H', '8H 8C 8D'], 16)
 
-How the solver works. On a table of 60 cards or more, with at most two jokers in play
-(every Carousel game), :func:`best_placement` first drops the hand cards that fit in no
-meld (:func:`rummykit.solvers.placement_search.live_hand`), then lays the others by
-small changes to the table (:mod:`rummykit.solvers.placement_greedy`) and searches the
-melds around whatever is left (:func:`rummykit.solvers.placement_search.solve_placement`,
-within a budget). A layout that lays every live hand card and joker is optimal, and
-on a full table there nearly always is one; it also changes the table least. Otherwise
-(and on smaller tables, where the hand seldom fits entirely) the exact rank DP below
-runs, looking only for layouts better than the quick one.
+How the solver works. :func:`best_placement` runs the exact rank DP below. It is
+compiled (``_rank_dp.c``, an optional C extension built by ``pip install``; the same
+algorithm as the Python class :class:`_Dp`, visiting the same states in the same order,
+so the same layout). Without it, the pure-Python path first tries something cheaper on
+tables of 60 cards or more: it drops the hand cards that fit in no meld
+(:func:`rummykit.solvers.placement_search.live_hand`), lays the others by small changes
+to the table (:mod:`rummykit.solvers.placement_greedy`) and searches the melds around
+whatever is left (:func:`rummykit.solvers.placement_search.solve_placement`, within a
+budget). A layout that lays every live hand card and joker is optimal; otherwise the
+rank DP runs, looking only for layouts better than the quick one.
 
 The rank DP. The state space is the rank DP of van Rijn, Takes and Vis (2015,
 "The complexity of Rummikub problems"), changed so that every table card must be used:
@@ -1068,7 +1069,16 @@ class _Dp:
                 memo[(step, key)] = future_bound
             return result
 
+        # Aspiration: first look only for layouts reaching the goal. The first one
+        # found is the one the plain search would stop at (the subtrees skipped hold
+        # none); if there is none, the plain search follows, and the remembered bounds
+        # (true upper bounds whatever the threshold) carry over.
+        plain = threshold
         with contextlib.suppress(_GoalReachedError):
+            if goal * unit - 1 > plain:
+                threshold = goal * unit - 1
+                visit(0, 0, 0)
+                threshold = plain
             visit(0, 0, 0)
         return best[0] if best else None
 
@@ -1158,7 +1168,7 @@ def _compiled_arguments(
     )
 
 
-def _rank_dp(p: _Problem) -> _Dp | _CompiledDp:
+def _make_dp(p: _Problem) -> _Dp | _CompiledDp:
     """The rank DP of one problem: compiled when the module is built and the problem
     fits its limits (at most 7 wild jokers and 7 items of a face), else Python."""
     if use_compiled and _CompiledRankDp is not None:
@@ -1168,6 +1178,77 @@ def _rank_dp(p: _Problem) -> _Dp | _CompiledDp:
             return _Dp(p)
         return _CompiledDp(p, compiled)
     return _Dp(p)
+
+
+def _suit_order(p: _Problem) -> list[int]:
+    """The order in which the DP visits the suits of a rank: fewest table cards first
+    (then most hand cards). The problem is the same under any order, but the search is
+    not: deciding the crowded suits last lets the groups they must feed be checked
+    sooner (on 1,560 benchmark instances this halved the largest search)."""
+    return sorted(
+        range(4),
+        key=lambda s: (
+            sum(p.real[s * 13 : s * 13 + 13]) + sum(p.jokers[s * 13 : s * 13 + 13]),
+            -sum(p.hand[s * 13 : s * 13 + 13]),
+            s,
+        ),
+    )
+
+
+def _relabel(p: _Problem, order: Sequence[int]) -> _Problem:
+    """The same problem with suit ``order[k]`` renamed ``k``."""
+    faces = [order[f // 13] * 13 + f % 13 for f in range(52)]  # new face -> old face
+
+    def moved(values: list[int]) -> list[int]:
+        return [values[faces[f]] for f in range(52)]
+
+    return _Problem(
+        min_size=p.min_size,
+        max_set=p.max_set,
+        ace_low=p.ace_low,
+        ace_high=p.ace_high,
+        real=moved(p.real),
+        jokers=moved(p.jokers),
+        real_ext=moved(p.real_ext),
+        cap=moved(p.cap),
+        hand=moved(p.hand),
+        hand_jokers=p.hand_jokers,
+        weight=moved(p.weight),
+        joker_weight=p.joker_weight,
+        in_runs=moved(p.in_runs),
+        in_groups=moved(p.in_groups),
+        in_high=moved(p.in_high),
+        unit=p.unit,
+    )
+
+
+class _SuitOrderDp:
+    """A rank DP run with the suits renamed (see :func:`_suit_order`); its choices are
+    given back in the original suits, rank by rank, suit by suit."""
+
+    def __init__(self, p: _Problem, order: list[int]) -> None:
+        self.p = p
+        self.order = order
+        self.inner = _make_dp(_relabel(p, order))
+
+    def upper_bound(self) -> int:
+        return self.inner.upper_bound()
+
+    def depth_first(self, floor: int = -1, target: int | None = None) -> _Solved | None:
+        found = self.inner.depth_first(floor=floor, target=target)
+        if found is None:
+            return None
+        order = self.order
+        choices = sorted((rank, order[suit], *rest) for rank, suit, *rest in found.choices)
+        return _Solved(found.score, found.used, found.freed, choices)  # type: ignore[arg-type]
+
+
+def _rank_dp(p: _Problem) -> _Dp | _CompiledDp | _SuitOrderDp:
+    """The rank DP of one problem, suits visited in :func:`_suit_order`."""
+    order = _suit_order(p)
+    if order == [0, 1, 2, 3]:
+        return _make_dp(p)
+    return _SuitOrderDp(p, order)
 
 
 # --------------------------------------------------------------------------- layouts
