@@ -145,3 +145,15 @@ def test_bad_arguments_are_refused() -> None:
     with pytest.raises(RuntimeError, match="once"):
         dp.__init__(*arguments)
     assert dp.upper_bound() == arrange._Dp(problem).upper_bound()
+
+
+@pytest.mark.parametrize("seed", range(4000, 4012))
+def test_few_changes_keeps_the_optimum(seed: int) -> None:
+    """``few_changes`` (the quick layout first, for hints) lays the same value."""
+    inst = random_instance(seed, decks=2, table_size=70)
+    fast = best_placement(inst.table, inst.hand, decks=inst.decks)
+    careful = best_placement(inst.table, inst.hand, decks=inst.decks, few_changes=True)
+    assert (fast is None) == (careful is None)
+    if fast is not None and careful is not None:
+        assert (careful.value, careful.count) == (fast.value, fast.count)
+        check_layout(inst.table, careful.layout, inst.hand, decks=inst.decks)

@@ -102,6 +102,7 @@ class CarouselTableGame(TurnBasedTableGame):
                 decks=decks,
                 joker_copy_limit=rules.joker_copy_limit,
                 joker_value=rules.joker_value,
+                few_changes=True,  # a person follows the hint
             )
             if placement is None:
                 return {"placement": None}

@@ -644,11 +644,25 @@ static Span *moves_from(RankDp *p, int rank, int suit, int sid) {
             all[j] = m;
         }
     }
-    if (vec_reserve(&p->move_span_vec, 1) < 0) { p->error = 1; return NULL; }
-    Span *spans = (Span *)p->move_span_vec.data;
-    spans[p->move_span_vec.size] = (Span){(int32_t)start, (int32_t)(p->moves.size - start)};
-    if (id_set(index, sid, (int32_t)(++p->move_span_vec.size)) < 0) { p->error = 1; return NULL; }
-    return &spans[p->move_span_vec.size - 1];
+    /* Then, for each number of jokers left L < wild_max, the moves placing at most L
+     * wild items, in the same order (the search skips the others anyway). Spans
+     * 0..wild_max of a state are consecutive: span L holds the moves with w <= L. */
+    size_t count = p->moves.size - start;
+    if (vec_reserve(&p->move_span_vec, (size_t)p->wild_max + 1) < 0) { p->error = 1; return NULL; }
+    size_t first = p->move_span_vec.size;
+    for (int left = 0; left < p->wild_max; left++) {
+        size_t from = p->moves.size;
+        if (vec_reserve(&p->moves, count) < 0) { p->error = 1; return NULL; }
+        Move *all = (Move *)p->moves.data;
+        for (size_t i = start; i < start + count; i++)
+            if (all[i].w <= left) all[p->moves.size++] = all[i];
+        ((Span *)p->move_span_vec.data)[p->move_span_vec.size++] =
+            (Span){(int32_t)from, (int32_t)(p->moves.size - from)};
+    }
+    ((Span *)p->move_span_vec.data)[p->move_span_vec.size++] =
+        (Span){(int32_t)start, (int32_t)count};
+    if (id_set(index, sid, (int32_t)(first + 1)) < 0) { p->error = 1; return NULL; }
+    return &((Span *)p->move_span_vec.data)[first];
 }
 
 static int can_finish(RankDp *p, int rank, int suit, int gmax, int gsum) {
@@ -687,8 +701,12 @@ static i64 upper_bound(RankDp *p) {
 }
 
 static inline size_t memo_hash(u64 key, int step) {
-    u64 h = key * 0x9E3779B97F4A7C15ULL ^ ((u64)step * 0xC2B2AE3D27D4EB4FULL);
-    h ^= h >> 29;
+    u64 h = key ^ ((u64)step * 0x9E3779B97F4A7C15ULL); /* splitmix64's finaliser */
+    h ^= h >> 30;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 27;
+    h *= 0x94D049BB133111EBULL;
+    h ^= h >> 31;
     return (size_t)h;
 }
 
@@ -760,10 +778,11 @@ static i64 visit(RankDp *p, int step, u64 key, i64 score) {
     int rank = step / 4 + 1, suit = step % 4;
     int shift = suit * SUIT_BITS;
     int sid = (int)((key >> shift) & SUIT_MASK);
-    Span *span = moves_from(p, rank, suit, sid);
-    if (!span) return NEG;
+    Span *spans = moves_from(p, rank, suit, sid);
+    if (!spans) return NEG;
     u64 base = key & ~(SUIT_MASK << shift);
     int left = p->wild_max - (int)((key >> USED_SHIFT) & 7);
+    Span *span = &spans[left];  /* the moves placing at most `left` wild items */
     int gsum = (int)((key >> GSUM_SHIFT) & 63);
     int gmax = (int)((key >> GMAX_SHIFT) & 15);
     const i64 *others[3];

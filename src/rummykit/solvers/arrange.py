@@ -1591,6 +1591,7 @@ def best_placement(
     joker_copy_limit: bool = True,
     objective: Literal["value", "count"] = "value",
     joker_value: int = 25,
+    few_changes: bool = False,
 ) -> Placement | None:
     """The hand cards to lay for the greatest value (or count), with a legal layout.
 
@@ -1603,13 +1604,18 @@ def best_placement(
     ``None`` when no hand card can be laid (a meld action needs one). The table's
     melds are taken to be legal (an engine's table always is).
 
-    The answer is exact (checked against an ILP and a brute force in the tests). On
-    tables of 60 cards or more with at most two jokers, a quick layout (small changes,
-    then a search around the cards they leave) that lays every hand card able to join
-    a meld is returned at once: nothing can be better, and it keeps the other melds as
-    they were. Otherwise the rank DP of the module docstring runs, looking only for a
-    layout better than the quick one; its layout keeps the old melds that need not
-    change.
+    ``few_changes`` is for layouts a person will follow (hints): on tables of 60 cards
+    or more (20 with a joker in the hand) the quick layout of small table changes is
+    tried first, which on full tables changes about a quarter fewer melds than the
+    rank DP's layout, at a few milliseconds' cost. Without the compiled rank DP it is
+    always tried (there it is also the faster way).
+
+    The answer is exact (checked against an ILP and a brute force in the tests). The
+    rank DP of the module docstring finds it; its layout keeps the old melds that need
+    not change. When the quick layout is tried first (a layout of small changes, then a
+    search around the cards they leave) and lays every hand card able to join a meld,
+    it is returned at once: nothing can be better, and it keeps the other melds as
+    they were. Otherwise the rank DP looks only for a better layout.
 
     >>> from rummykit.cards import parse_cards as p
     >>> table, hand = [p("4S JK=5S 6S"), p("9H 9S 9C")], p("5S 2D")
@@ -1648,7 +1654,7 @@ def best_placement(
     joker_count = sum(jokers) + len(hand_jokers)
     table_size = sum(len(m) for m in melds)
     quick_first = table_size >= _QUICK_TABLE or (hand_jokers and table_size >= _QUICK_JOKER_TABLE)
-    if use_compiled and _CompiledRankDp is not None:
+    if use_compiled and _CompiledRankDp is not None and not few_changes:
         quick_first = False  # the compiled rank DP is faster than the quick moves
     if not quick_first or joker_count > 2 or joker_count >= rules.min_size:
         return _rank_dp_placement(

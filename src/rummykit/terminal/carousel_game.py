@@ -241,6 +241,7 @@ class CarouselTerminalGame:
             rules=self.rules.meld_rules,
             decks=self.game.hand.decks,
             joker_copy_limit=self.rules.joker_copy_limit,
+            few_changes=True,  # a person follows the hint
         )
         if placement is None or not placement.cards:
             return None
