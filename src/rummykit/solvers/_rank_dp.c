@@ -264,7 +264,7 @@ static int splits(RankDp *p, uint32_t code, int t, int rank, int high_cap, Split
                     p->error = 1;
                     return -1;
                 }
-                if (n >= MAX_SPLITS) { p->err_msg = "splits"; p->error = 1; return -1; }
+                if (n >= MAX_SPLITS) { p->err_msg = "too many run splits"; p->error = 1; return -1; }
                 out[n++] = (Split){nc, u, h};
             }
         }
@@ -275,7 +275,7 @@ static int splits(RankDp *p, uint32_t code, int t, int rank, int high_cap, Split
             int r = run_step(p, code, u, rank, last, &nc);
             if (r < 0) return -1;
             if (r == 0) {
-                if (n >= MAX_SPLITS) { p->err_msg = "splits"; p->error = 1; return -1; }
+                if (n >= MAX_SPLITS) { p->err_msg = "too many run splits"; p->error = 1; return -1; }
                 out[n++] = (Split){nc, u, 0};
             }
         }

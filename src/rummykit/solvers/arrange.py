@@ -1115,7 +1115,10 @@ class _CompiledDp:
     def depth_first(self, floor: int = -1, target: int | None = None) -> _Solved | None:
         if target is not None and target <= floor:
             return None  # as _Dp: the goal is below what is asked for
-        found = self._dp.depth_first(floor, -1 if target is None else target)
+        try:
+            found = self._dp.depth_first(floor, -1 if target is None else target)
+        except _CompiledUnsupported:  # pragma: no cover - a limit only Python lifts
+            return _Dp(self.p).depth_first(floor=floor, target=target)
         if found is None:
             return None
         score, used, freed, choices = found
