@@ -160,8 +160,7 @@ class GinTerminalGame:
         # Card 0 (the ace of spades) is falsy: test for None, not truth.
         top = "(empty)" if observation.upcard is None else str(observation.upcard)
         self.say(
-            f"Stock: {observation.stock_size}   Discard pile top: {top}   "
-            f"Scores: {self._scores()}"
+            f"Stock: {observation.stock_size}   Discard pile top: {top}   Scores: {self._scores()}"
         )
         if observation.opponent_known_cards:
             self.say(
