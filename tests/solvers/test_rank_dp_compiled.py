@@ -8,6 +8,7 @@ with the module built the other tests exercise the compiled path.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -15,14 +16,14 @@ import pytest
 from ilp_reference import ilp_optimum, random_instance
 
 from rummykit.cards import Card, card_value_gin
-from rummykit.melds import CAROUSEL_MELDS
+from rummykit.melds import CAROUSEL_MELDS, MeldRules
 from rummykit.solvers import arrange
 from rummykit.solvers.arrange import best_placement, check_layout
 
 compiled = pytest.importorskip("rummykit.solvers._rank_dp")
 
 
-def _problem(seed: int, *, ring: bool) -> arrange._Problem:
+def _problem(seed: int, *, ring: bool, rules: MeldRules = CAROUSEL_MELDS) -> arrange._Problem:
     """A placement problem as :func:`arrange._rank_dp_placement` builds it."""
     rng = random.Random(seed)
     inst = random_instance(
@@ -51,7 +52,7 @@ def _problem(seed: int, *, ring: bool) -> arrange._Problem:
         opened,
         naturals,
         hand_jokers,
-        rules=CAROUSEL_MELDS,
+        rules=rules,
         decks=inst.decks,
         joker_copy_limit=rng.random() < 0.8,
         weight=weight,
@@ -96,6 +97,31 @@ def test_python_path_matches_the_ilp(seed: int, monkeypatch: pytest.MonkeyPatch)
     if found is not None:
         check = check_layout(inst.table, found.layout, inst.hand, decks=inst.decks)
         assert check.value == found.value
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        dataclasses.replace(CAROUSEL_MELDS, max_set_size=3),
+        dataclasses.replace(CAROUSEL_MELDS, ace_high=False),
+        dataclasses.replace(CAROUSEL_MELDS, ace_low=False),
+        dataclasses.replace(CAROUSEL_MELDS, min_size=2, max_set_size=3),
+        dataclasses.replace(CAROUSEL_MELDS, min_size=4),
+    ],
+    ids=["sets-of-3", "ace-low-only", "ace-high-only", "min-2", "min-4"],
+)
+def test_compiled_dp_matches_the_python_dp_under_other_rules(rules: MeldRules) -> None:
+    """The meld-rule parameters the solver accepts give the same results too."""
+    for seed in range(500, 512):
+        problem = _problem(seed, ring=seed % 2 == 0, rules=rules)
+        python = arrange._Dp(problem)
+        fast = arrange._make_dp(problem)
+        assert fast.upper_bound() == python.upper_bound(), seed
+        want = python.depth_first(floor=-1)
+        got = fast.depth_first(floor=-1)
+        assert (got is None) == (want is None), seed
+        if want is not None and got is not None:
+            assert (got.score, got.choices) == (want.score, want.choices), seed
 
 
 @pytest.mark.parametrize("seed", range(100, 130))
