@@ -134,3 +134,21 @@ def test_openspiel_random_simulation() -> None:
         "Pass",
     ]
     assert "history" in state.information_state_string(0)
+
+
+def test_gymnasium_opponent_can_be_any_registered_level() -> None:
+    """The strong bots' levels serve as opponents; an unknown name fails at once."""
+    from rummykit.rl.gymnasium import GinEnv
+    from rummykit.sim.registry import UnknownBotError
+
+    env = GinEnv(opponent="expert", seat=0)
+    _, info = env.reset(seed=3)
+    assert type(env._opponent).__name__ == "GinExpertBot"
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, terminated, _, info = env.step(int(rng.choice(legal)))
+        if terminated:
+            break
+    with pytest.raises(UnknownBotError, match="unknown gin bot"):
+        GinEnv(opponent="grandmaster")

@@ -36,11 +36,11 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from rummykit.bots import make_gin_bot
 from rummykit.bots.base import Bot
 from rummykit.rl.gin_observation import OBSERVATION_SIZE, encode_observation, observation_high
 from rummykit.rl.gin_table import GinTable, KnockMelds, describe
 from rummykit.rl.table import Episode, RewardKind, illegal_action_error
+from rummykit.sim.registry import get_bot, make_bot
 from rummykit.variants.gin import GinAction, GinObservation, GinRules
 
 __all__ = ["ENV_ID", "GinEnv"]
@@ -53,8 +53,10 @@ class GinEnv(gymnasium.Env[Observation, np.int64]):
     """The agent plays one seat of gin against a bot.
 
     Args:
-        opponent: ``random``, ``heuristic`` (see :func:`rummykit.bots.make_gin_bot`) or
-            any bot object with ``act(observation, legal_actions)``.
+        opponent: a gin bot of the registry (``random``, ``heuristic``, ``easy``,
+            ``medium``, ``hard``, ``expert`` or a loaded plugin bot; see
+            :mod:`rummykit.sim.registry`) or any bot object with
+            ``act(observation, legal_actions)``.
         opponent_level: 0-1; the bot's own choice is played with this probability,
             otherwise a uniformly random legal action (1 = the bot at full strength).
         seat: the agent's seat, or ``None`` to draw it at every reset.
@@ -83,6 +85,8 @@ class GinEnv(gymnasium.Env[Observation, np.int64]):
     ) -> None:
         if isinstance(rules, dict):
             rules = GinRules.from_dict(rules)
+        if isinstance(opponent, str):
+            get_bot("gin", opponent)  # an unknown name fails here, not at reset
         if not 0.0 <= opponent_level <= 1.0:
             raise ValueError(f"opponent_level must be within 0-1, not {opponent_level!r}")
         if seat not in (None, 0, 1):
@@ -127,7 +131,7 @@ class GinEnv(gymnasium.Env[Observation, np.int64]):
         spec = self.opponent_spec
         rules = self.table.rules
         self._opponent = (
-            make_gin_bot(spec, seed=bot_seed, rules=rules) if isinstance(spec, str) else spec
+            make_bot("gin", spec, seed=bot_seed, rules=rules) if isinstance(spec, str) else spec
         )
         self._level_rng = random.Random(bot_seed)
         self._over = False
