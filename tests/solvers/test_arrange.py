@@ -529,3 +529,32 @@ def test_dropping_dead_hand_cards_keeps_the_optimum(
             if not card.is_joker:
                 left[card.face] -= 1
     assert brute_force(table, kept, decks, objective) == brute_force(table, cards, decks, objective)
+
+
+@pytest.mark.parametrize(
+    ("table", "cards", "layout"),
+    [
+        (["3S 4S 5S", "6S 7S 8S"], "9S", ["3S 4S 5S", "6S 7S 8S 9S"]),
+        (["3S 4S 5S", "6S 7S 8S"], "2S", ["2S 3S 4S 5S", "6S 7S 8S"]),
+        (["8S 8C 8D", "8H 8S 8C"], "8D", ["8S 8C 8D", "8H 8S 8C 8D"]),
+        (["5H 6H 7H", "8H 9H TH", "JK=JH QH KH"], "AH", ["5H 6H 7H", "8H 9H TH", "JK=JH QH KH AH"]),
+        (
+            ["2D 3D 4D", "3C 4C 5C", "JK=5S 6S 7S 8S 9S TS JS"],
+            "4H JK TH AS 6H KS",
+            ["2D 3D 4D", "3C 4C 5C", "JK=5S 6S 7S 8S 9S TS JS", "JK=QS KS AS"],
+        ),
+        (
+            ["6H 7H 8H 9H TH JH", "3D 4D JK=5D", "6D 7D 8D 9D TD"],
+            "2H 2S 4H 3H 5S AS 3S",
+            ["6H 7H 8H 9H TH JH", "3D 4D JK=5D", "6D 7D 8D 9D TD", "AS 2S 3S", "2H 3H 4H"],
+        ),
+    ],
+)
+def test_layouts_keep_old_melds_whole(table: list[str], cards: str, layout: list[str]) -> None:
+    """A long run is cut, and a rank's groups shared out, so that the old melds stay as
+    they were (the player only sees the new card join)."""
+    for few_changes in (False, True):
+        best = best_placement(melds(*table), hand(cards), few_changes=few_changes)
+        assert best is not None
+        assert [format_cards(m) for m in best.layout] == layout
+        assert best.untouched >= len(table) - 1

@@ -1452,6 +1452,12 @@ def _lay_out(
         for r in runs:
             close(r[1])
 
+    # Cut long runs and share out groups so that old melds reappear where they can.
+    old_keys = Counter(
+        tuple(sorted(_token(c) for c in melds[index])) for index in region.open_melds
+    )
+    new_melds = _reuse_old_melds(new_melds, old_keys, size, max_set)
+
     # Present: untouched open melds keep their cards and order; others take from pools.
     result: list[tuple[Card, ...] | None] = [None] * len(melds)
     opened = set(region.open_melds)
@@ -1501,6 +1507,112 @@ def _lay_out(
             appended.append(cards)
     layout = [m for m in result if m is not None] + appended
     return layout, placed, freed_faces, untouched
+
+
+def _reuse_old_melds(
+    new_melds: list[list[int]], old_keys: Counter[tuple[int, ...]], size: int, max_set: int
+) -> list[list[int]]:
+    """The same cards in melds that reproduce as many old melds as possible: a run is
+    cut where its pieces (each of ``size`` or more, in rank order) are old melds, and the
+    groups of one rank are regrouped when an old group can be taken whole.
+
+    Old melds are matched by their tokens (natural faces; jokers by declaration)."""
+    available = Counter(old_keys)
+    out: list[list[int]] = []
+    groups_by_rank: dict[int, list[list[int]]] = {}
+    for meld in new_melds:
+        if _same_rank(meld):
+            groups_by_rank.setdefault((meld[0] & 63) % 13, []).append(meld)
+            continue
+        out.extend(_cut_run(meld, available, size))
+    for groups in groups_by_rank.values():
+        out.extend(_regroup(groups, available, size, max_set))
+    return out
+
+
+def _cut_run(run: list[int], available: Counter[tuple[int, ...]], size: int) -> list[list[int]]:
+    """Pieces of a run (rank order kept) with the most pieces that are old melds."""
+    n = len(run)
+    if n < 2 * size and tuple(sorted(run)) not in available:
+        return [run]
+    # best[i]: (old melds matched, -pieces) for the first i cards, and the last cut.
+    best: list[tuple[int, int] | None] = [None] * (n + 1)
+    back = [0] * (n + 1)
+    best[0] = (0, 0)
+    for end in range(size, n + 1):
+        for start in range(0, end - size + 1):
+            before = best[start]
+            if before is None:
+                continue
+            hit = 1 if available[tuple(sorted(run[start:end]))] > 0 else 0
+            score = (before[0] + hit, before[1] - 1)
+            current = best[end]
+            if current is None or score > current:
+                best[end] = score
+                back[end] = start
+    cuts = []
+    end = n
+    while end:
+        cuts.append((back[end], end))
+        end = back[end]
+    pieces = [run[a:b] for a, b in reversed(cuts)]
+    for piece in pieces:
+        key = tuple(sorted(piece))
+        if available[key] > 0:
+            available[key] -= 1
+    return pieces
+
+
+def _regroup(
+    groups: list[list[int]], available: Counter[tuple[int, ...]], size: int, max_set: int
+) -> list[list[int]]:
+    """One rank's groups, rebuilt so that old groups of that rank are taken whole when
+    the cards left still form legal groups (distinct suits, ``size`` or more each)."""
+    count = len(groups)
+    pool = Counter(t for group in groups for t in group)
+    rank = (groups[0][0] & 63) % 13
+    candidates = sorted(
+        (key for key, n in available.items() if n > 0 and _same_rank(key) and key[0] % 13 == rank),
+        key=len,
+        reverse=True,
+    )
+    taken: list[list[int]] = []
+    for key in candidates:
+        while available[key] > 0 and len(taken) < count:
+            need = Counter(key)
+            if any(pool[t] < k for t, k in need.items()):
+                break
+            rest = pool - need
+            if not _groupable(rest, count - len(taken) - 1, size, max_set):
+                break
+            pool = rest
+            available[key] -= 1
+            taken.append(list(key))
+    if not taken:
+        return groups
+    left = count - len(taken)
+    if left == 0:
+        return taken
+    # The rest round robin, most repeated suits first (one card of a suit per group).
+    suits = Counter((t & 63) // 13 for t in pool.elements())
+    items = sorted(pool.elements(), key=lambda t: (-suits[(t & 63) // 13], (t & 63) // 13, t))
+    rest_groups: list[list[int]] = [[] for _ in range(left)]
+    for i, token in enumerate(items):
+        rest_groups[i % left].append(token)
+    return taken + [sorted(g) for g in rest_groups]
+
+
+def _groupable(tokens: Counter[int], groups: int, size: int, max_set: int) -> bool:
+    """Whether ``tokens`` (one rank) split into exactly ``groups`` groups of distinct
+    suits and ``size`` to ``max_set`` cards each (jokers stand for their declared suit)."""
+    total = sum(tokens.values())
+    if groups == 0:
+        return total == 0
+    per_suit: Counter[int] = Counter()
+    for token, k in tokens.items():
+        per_suit[(token & 63) // 13] += k
+    most = max(per_suit.values(), default=0)
+    return most <= groups and size * groups <= total <= max_set * groups
 
 
 def _same_rank(tokens: Sequence[int]) -> bool:
