@@ -229,3 +229,29 @@ def test_expert_draws_again_for_a_chance_to_knock() -> None:
         ["KS KH KD 3C 4C 5C AD", "QC QD JC JD 9S 8S", "QH QS JH JS 9C 8C"], table=["9H TH JH"]
     )
     assert expert.act(ready.observation(0), ready.legal_actions()).kind == "meld"
+
+
+def test_expert_holds_melds_back_until_they_knock_or_go_out() -> None:
+    # After the second draw the kings would go down leaving 9S 8C (17): no knock, so
+    # the expert keeps them and draws its third card; medium melds.
+    hand = position(
+        ["KS KH KD 9S 8C", "QC QD JC JD 9D 8S", "QH QS JH JS 9C 8D"],
+        table=["9H TH JH"],
+        draws=2,
+    )
+    assert CarouselExpertBot("medium").act(hand.observation(0), hand.legal_actions()).kind == "meld"
+    assert CarouselExpertBot("expert").act(hand.observation(0), hand.legal_actions()) == DRAW
+    # When the meld leaves 5 or less it goes down (and the expert may knock).
+    low = position(
+        ["KS KH KD 2S 3C", "QC QD JC JD 9D 8S", "QH QS JH JS 9C 8D"],
+        table=["9H TH JH"],
+        draws=2,
+    )
+    assert CarouselExpertBot("expert").act(low.observation(0), low.legal_actions()).kind == "meld"
+    # With the stock empty it cannot draw again, so it melds what it can.
+    last = position(
+        ["KS KH KD 9S 8C", "QC QD JC JD 9D 8S", "QH QS JH JS 9C 8D"],
+        table=["9H TH JH"],
+        stock=[],
+    )
+    assert CarouselExpertBot("expert").act(last.observation(0), last.legal_actions()).kind == "meld"
