@@ -10,9 +10,12 @@ pile, the cards others are known to hold, the counts):
   opening after the next draw, ``P(can_open(h + x))`` over the unseen cards ``x``, found
   with the exact solver :func:`~rummykit.solvers.rami_opening.can_open` (``hard`` and
   ``expert`` average it with the chance that the next two draws open it, on pairs
-  sampled from the unseen cards with the bot's RNG). Discards trade that chance against
-  the penalty the hand would cost if the round ended now.
-* **After opening** the heuristic's discard is kept (a going-out look-ahead over the
+  sampled from the unseen cards with the bot's RNG, and with the chance that the next
+  three draws do, on sampled triples). Discards trade that chance against the penalty
+  the hand would cost if the round ended now.
+* **After opening** (``hard``, ``expert``) the discard keeps cards by *live* partners:
+  a partner counts more the more unseen natural cards would complete the pair, and the
+  card's penalty weighs more the more danger there is (a going-out look-ahead over the
   next draw, :meth:`RamiExpertBot._out_value`, measured worse and is off at every
   level); ``hard`` and ``expert`` lay their jokers at once, since a joker left in hand
   costs 20 points when another seat goes out.
@@ -26,14 +29,16 @@ pile, the cards others are known to hold, the counts):
 * **Feeding**: a discard the next player could lay off, or that joins the cards they
   took from the pile, is charged a cost.
 * **Rami sec** (``expert``, only when the rules reward it): a hand that could open now
-  but could also lay *everything* in one go after a likely next draw waits one turn,
-  when the table is calm, since going out in one go doubles every other seat's penalty.
+  but could also lay *everything* in one go after a likely next draw (or the next two
+  draws, discounted for the longer wait) waits a turn, when the table is calm, since
+  going out in one go doubles every other seat's penalty.
 
 Levels (parameters of one class, :data:`LEVELS`): ``easy`` plays the heuristic's moves
 with a random discard one time in four; ``medium`` adds the one-draw opening
 look-ahead on the heuristic's three best discards, danger and feeding costs; ``hard``
-looks at every discard, adds the two-draw sample, draws by look-ahead and lays jokers
-at once after opening; ``expert`` adds the rami-sec hold. Measured strength:
+looks at every discard, adds the two- and three-draw samples, draws by look-ahead, lays
+jokers at once and discards by live partners after opening; ``expert`` adds the
+rami-sec hold. Measured strength:
 docs/strong-bots-rami.md.
 """
 
@@ -114,6 +119,26 @@ class LevelParams:
     for an opened seat, whose cards are lower on average)."""
     blunder: float
     """Chance of a random (non-joker) discard: the easy level's mistakes."""
+    live_discard: bool = False
+    """After opening, discard by live partners (partners weighted by the unseen cards
+    that would complete them) and danger, instead of the heuristic's flat count."""
+    live_base: float = 8.0
+    """Worth of a partner whose completion is dead (only the jokers could complete it)."""
+    live_per: float = 0.0
+    """Extra worth of a partner per unseen natural card that completes it (up to 4)."""
+    danger_value: float = 0.0
+    """How much the danger raises the weight of a card's penalty in the opened discard."""
+    opened_feed: float = 30.0
+    """Opened discard: charge for a card the next (opened) player can lay off."""
+    triples: int = 0
+    """Sampled triples of future draws for a three-draw opening chance (0: none)."""
+    triple_weight: float = 1.0 / 3.0
+    """Share of the three-draw chance in the opening value (the rest split evenly)."""
+    sec_two: bool = False
+    """The rami-sec hold also looks two draws ahead (sampled pairs; the cost counts
+    the danger of both turns)."""
+    sec_max_left: int = 4
+    """Most cards the best opening may leave for the rami-sec hold to be considered."""
 
 
 _EXPERT: Final = LevelParams(
@@ -132,9 +157,25 @@ _EXPERT: Final = LevelParams(
     sec_margin=0.0,
     sec_worth=7.0,
     blunder=0.0,
+    live_discard=True,
+    live_base=4.0,
+    live_per=2.0,
+    danger_value=1.0,
+    triples=24,
+    triple_weight=0.5,
+    sec_two=True,
+    sec_max_left=6,
 )
 _HARD: Final = replace(_EXPERT, rami_sec=False)
-_MEDIUM: Final = replace(_HARD, candidates=3, samples=0, lookahead_draw=False, lay_jokers=False)
+_MEDIUM: Final = replace(
+    _HARD,
+    candidates=3,
+    samples=0,
+    triples=0,
+    lookahead_draw=False,
+    lay_jokers=False,
+    live_discard=False,
+)
 _EASY: Final = replace(_MEDIUM, candidates=0, feed_cost=0.0, blunder=0.25)
 _PARAMS: Final[dict[str, LevelParams]] = {
     "easy": _EASY,
@@ -265,20 +306,38 @@ class RamiExpertBot:
             pairs.append((first | _HYPOTHETICAL_COPY, second | _HYPOTHETICAL_COPY))
         return pairs
 
+    def _draw_triples(self, unseen: Sequence[int]) -> list[tuple[int, int, int]]:
+        """Triples of future draws sampled like :meth:`_draw_pairs`."""
+        pool = [face for face, copies in enumerate(unseen) for _ in range(copies)]
+        if len(pool) < 3 or not self.params.triples:
+            return []
+        triples = []
+        for _ in range(self.params.triples):
+            a, b, c = self.rng.sample(pool, 3)
+            triples.append((a | _HYPOTHETICAL_COPY, b | _HYPOTHETICAL_COPY, c | _HYPOTHETICAL_COPY))
+        return triples
+
     def _open_value(
         self,
         hand: Sequence[int],
         rules: RamiRules,
         unseen: Sequence[int],
         pairs: Sequence[tuple[int, int]],
+        triples: Sequence[tuple[int, int, int]] = (),
     ) -> float:
         """Opening prospects of an unopened hand: the exact chance that the next draw
-        opens it, averaged with the sampled chance that the next two draws do."""
+        opens it, averaged with the sampled chance that the next two draws do (and,
+        with ``triples``, the next three)."""
         one = self._open_chance(hand, rules, unseen)
         if not pairs or one >= 1.0:
             return one
         hits = sum(1 for x, y in pairs if self._can_open([*hand, x, y], rules))
-        return 0.5 * one + 0.5 * hits / len(pairs)
+        two = 0.5 * one + 0.5 * hits / len(pairs)
+        if not triples:
+            return two
+        hits3 = sum(1 for x, y, z in triples if self._can_open([*hand, x, y, z], rules))
+        w = self.params.triple_weight
+        return (1.0 - w) * two + w * hits3 / len(triples)
 
     def _lay_all(
         self, hand: Sequence[int], table: Sequence[Combination], rules: RamiRules
@@ -432,7 +491,7 @@ class RamiExpertBot:
             and rules.rami_sec_exempt_opening
             # One new card and two discards (now and next turn) can rescue only a few
             # cards the best opening leaves: with more, no rami sec is in reach.
-            and 1 < len(opening.cards_left) <= 4
+            and 1 < len(opening.cards_left) <= self.params.sec_max_left
             and self._hold_for_rami_sec(obs, hand, opening.penalty_left)
         ):
             return legal[0]
@@ -501,6 +560,7 @@ class RamiExpertBot:
             return False
         best = 0.0
         best_card: int | None = None
+        pairs = self._draw_pairs(unseen) if self.params.sec_two else []
         for card in sorted(set(hand), key=lambda c: -values[c & 0x1FF]):
             if card == obs.taken_card:
                 continue
@@ -511,30 +571,37 @@ class RamiExpertBot:
                 copies = unseen[face]
                 if copies and self._goes_down([*rest, face | _HYPOTHETICAL_COPY], rules):
                     hits += copies
-            if hits / total > best:
-                best, best_card = hits / total, card
+            chance = hits / total
+            if pairs:
+                # Two turns: rest + both draws may keep two cards out of its
+                # combinations (one is discarded in between, the other at the end);
+                # holding two turns costs about twice the danger, hence the discount.
+                two = sum(1 for x, y in pairs if self._goes_down([*rest, x, y], rules, 2))
+                chance = max(chance, two / len(pairs) / (2.0 - danger))
+            if chance > best:
+                best, best_card = chance, card
         if best_card is not None and best * worth > cost:
             self._sec_discard = best_card
             return True
         return False
 
-    def _goes_down(self, cards: Sequence[int], rules: RamiRules) -> bool:
-        """Whether an unopened hand can lay all its cards but at most one in one go."""
-        key = tuple(sorted(_face(c) for c in cards))
+    def _goes_down(self, cards: Sequence[int], rules: RamiRules, slack: int = 1) -> bool:
+        """Whether an unopened hand can lay all its cards but at most ``slack`` in one go."""
+        key = (slack, *sorted(_face(c) for c in cards))
         hit = self._down_cache.get(key)
         if hit is None:
-            # Cheap necessary test first: at most one card may lie outside every
+            # Cheap necessary test first: at most ``slack`` cards may lie outside every
             # combination the hand can form (the solver's search is far dearer).
             useful = combination_faces(cards, rules)
             dead = 0
-            for face in key:
+            for face in key[1:]:
                 if not useful >> (4 * face) & 15:
                     dead += 1
-            if dead > 1:
+            if dead > slack:
                 hit = False
             else:
                 full = best_melds(cards, rules)
-                hit = full is not None and len(full.cards_left) <= 1
+                hit = full is not None and len(full.cards_left) <= slack
             self._down_cache[key] = hit
         return hit
 
@@ -550,6 +617,8 @@ class RamiExpertBot:
             if options:
                 return self.rng.choice(options)
         opened = obs.opened[obs.seat]
+        if opened and params.live_discard and len(legal) > 1:
+            return self._opened_discard(obs, legal)
         width = params.opened_candidates if opened else params.candidates
         if width <= 0 or len(legal) == 1:
             return self._heuristic.act(obs, legal)
@@ -561,6 +630,7 @@ class RamiExpertBot:
         risk = min(1.0, params.base_risk + params.danger_scale * danger)
         order = self._candidates(obs, legal)
         pairs = [] if opened else self._draw_pairs(unseen)
+        triples = [] if opened else self._draw_triples(unseen)
         following = obs.active[(obs.active.index(obs.seat) + 1) % len(obs.active)]
         feeds = 0
         if obs.opened[following]:
@@ -586,7 +656,7 @@ class RamiExpertBot:
                 chance, kept = self._out_value(rest, obs.table, rules, unseen)
                 score = risk * pen + (1.0 - risk) * kept - params.out_weight * chance
             else:
-                chance = self._open_value(rest, rules, unseen, pairs)
+                chance = self._open_value(rest, rules, unseen, pairs, triples)
                 score = risk * pen - params.open_weight * (1.0 - danger) * chance
             if params.feed_cost and face != JOKER_FACE:
                 if feeds >> face & 1:
@@ -595,6 +665,50 @@ class RamiExpertBot:
                     score += params.feed_cost / 2
             if best is None or score < best_score - 1e-9:
                 best, best_score = action, score
+        assert best is not None
+        return best
+
+    def _opened_discard(self, obs: RamiObservation, legal: Sequence[RamiAction]) -> RamiAction:
+        """After opening: keep the cards with live partners, shed penalty (more so when
+        another seat may go out), and do not feed the next player."""
+        params = self.params
+        rules = obs.rules
+        values = rules.hand_values()
+        unseen = self._unseen(obs)
+        danger = self._danger(obs)
+        faces = [_face(c) for c in obs.hand]
+        following = obs.active[(obs.active.index(obs.seat) + 1) % len(obs.active)]
+        feeds = 0
+        if obs.opened[following]:
+            for combo in obs.table:
+                feeds |= combo.accepts
+                if combo.shift_face >= 0:
+                    feeds |= 1 << combo.shift_face
+        wanted = [_face(k) for k in obs.known_cards[following]]
+        best: RamiAction | None = None
+        best_cost = (0.0, 0)
+        for action in legal:
+            card = action.card
+            assert card is not None
+            face = _face(card)
+            if face == JOKER_FACE:
+                cost = (10_000.0, card)
+            else:
+                keep = 0.0
+                for other in faces:
+                    if other in (face, JOKER_FACE):
+                        continue
+                    outs = _completions(face, other, unseen)
+                    if outs >= 0:
+                        keep += params.live_base + params.live_per * min(outs, 4)
+                score = keep - values[card & 0x1FF] * (1.0 + params.danger_value * danger)
+                if feeds >> face & 1:
+                    score += params.opened_feed
+                if wanted and _partners(face, wanted):
+                    score += 12
+                cost = (score, card)
+            if best is None or cost < best_cost:
+                best, best_cost = action, cost
         assert best is not None
         return best
 
@@ -635,6 +749,37 @@ def _relevant_faces(faces: set[int]) -> list[int]:
                 if 1 <= other <= 14:
                     relevant.add(suit * 13 + (other - 1) % 13)
     return sorted(relevant)
+
+
+def _positions(rank: int) -> tuple[int, ...]:
+    return (1, 14) if rank == 0 else (rank + 1,)
+
+
+def _completions(face: int, other: int, unseen: Sequence[int]) -> int:
+    """Unseen natural cards that make a combination of ``face`` and ``other``; -1 when
+    the two are not partners (same rank in another suit, or same suit within two)."""
+    suit, rank = divmod(face, 13)
+    other_suit, other_rank = divmod(other, 13)
+    if rank == other_rank:
+        if suit == other_suit:
+            return -1
+        return sum(unseen[s * 13 + rank] for s in range(4) if s not in (suit, other_suit))
+    if suit != other_suit:
+        return -1
+    best = -1
+    for p in _positions(rank):
+        for q in _positions(other_rank):
+            gap = abs(p - q)
+            needed: tuple[int, ...]
+            if gap == 1:
+                needed = (min(p, q) - 1, max(p, q) + 1)
+            elif gap == 2:
+                needed = ((p + q) // 2,)
+            else:
+                continue
+            outs = sum(unseen[suit * 13 + (n - 1) % 13] for n in needed if 1 <= n <= 14)
+            best = max(best, outs)
+    return best
 
 
 def make_rami_expert(
