@@ -65,6 +65,7 @@ changes little.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -1347,6 +1348,7 @@ def _make_region(
     return _Region(open_melds, problem, table_items, joker_items)
 
 
+@functools.cache
 def _token(card: Card) -> int:
     """A card as a player sees it: the natural face, or 64 + the declared face."""
     if card.is_joker:
@@ -1453,10 +1455,10 @@ def _lay_out(
             close(r[1])
 
     # Cut long runs and share out groups so that old melds reappear where they can.
-    old_keys = Counter(
-        tuple(sorted(_token(c) for c in melds[index])) for index in region.open_melds
-    )
-    new_melds = _reuse_old_melds(new_melds, old_keys, size, max_set)
+    open_keys = {
+        index: tuple(sorted(_token(c) for c in melds[index])) for index in region.open_melds
+    }
+    new_melds = _reuse_old_melds(new_melds, Counter(open_keys.values()), size, max_set)
 
     # Present: untouched open melds keep their cards and order; others take from pools.
     result: list[tuple[Card, ...] | None] = [None] * len(melds)
@@ -1467,7 +1469,7 @@ def _lay_out(
     untouched = len(melds) - len(opened)
     by_tokens: dict[tuple[int, ...], list[int]] = {}
     for index in region.open_melds:
-        by_tokens.setdefault(tuple(sorted(_token(c) for c in melds[index])), []).append(index)
+        by_tokens.setdefault(open_keys[index], []).append(index)
     leftovers: list[list[int]] = []
     for tokens in new_melds:
         key = tuple(sorted(tokens))
@@ -1486,6 +1488,7 @@ def _lay_out(
     free = [i for i in region.open_melds if result[i] is None]
     appended: list[tuple[Card, ...]] = []
     home = _homes([Counter(tokens) for tokens in leftovers], melds, free)
+    from_hand = {int(c) for c in placed}
     for n, tokens in enumerate(leftovers):
         index = home.get(n, -1)
         cards = tuple(pool[t].pop(0) for t in tokens)
@@ -1494,7 +1497,6 @@ def _lay_out(
             order: dict[int, int] = {}
             for position, card in enumerate(melds[index] if index >= 0 else ()):
                 order.setdefault(_token(card), position)
-            from_hand = {int(c) for c in placed}
             cards = tuple(
                 sorted(
                     cards,
