@@ -631,14 +631,7 @@ class RamiExpertBot:
         order = self._candidates(obs, legal)
         pairs = [] if opened else self._draw_pairs(unseen)
         triples = [] if opened else self._draw_triples(unseen)
-        following = obs.active[(obs.active.index(obs.seat) + 1) % len(obs.active)]
-        feeds = 0
-        if obs.opened[following]:
-            for combo in obs.table:
-                feeds |= combo.accepts
-                if combo.shift_face >= 0:
-                    feeds |= 1 << combo.shift_face
-        wanted = [_face(k) for k in obs.known_cards[following]]
+        feeds, wanted = _feeding(obs)
         best: RamiAction | None = None
         best_score = 0.0
         seen_faces: set[int] = set()
@@ -677,14 +670,7 @@ class RamiExpertBot:
         unseen = self._unseen(obs)
         danger = self._danger(obs)
         faces = [_face(c) for c in obs.hand]
-        following = obs.active[(obs.active.index(obs.seat) + 1) % len(obs.active)]
-        feeds = 0
-        if obs.opened[following]:
-            for combo in obs.table:
-                feeds |= combo.accepts
-                if combo.shift_face >= 0:
-                    feeds |= 1 << combo.shift_face
-        wanted = [_face(k) for k in obs.known_cards[following]]
+        feeds, wanted = _feeding(obs)
         best: RamiAction | None = None
         best_cost = (0.0, 0)
         for action in legal:
@@ -787,3 +773,17 @@ def make_rami_expert(
 ) -> RamiExpertBot:
     """Factory for the tournament registry."""
     return RamiExpertBot(seed=seed, rules=rules, players=players, level=level)
+
+
+def _feeding(obs: RamiObservation) -> tuple[int, list[int]]:
+    """What a discard would give the next player: the faces the table's combinations
+    accept when that player has opened (a bit mask), and the faces of the cards that
+    player took from the pile and still holds."""
+    following = obs.active[(obs.active.index(obs.seat) + 1) % len(obs.active)]
+    feeds = 0
+    if obs.opened[following]:
+        for combo in obs.table:
+            feeds |= combo.accepts
+            if combo.shift_face >= 0:
+                feeds |= 1 << combo.shift_face
+    return feeds, [_face(k) for k in obs.known_cards[following]]
