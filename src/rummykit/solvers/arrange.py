@@ -1574,7 +1574,11 @@ def _regroup(
     pool = Counter(t for group in groups for t in group)
     rank = (groups[0][0] & 63) % 13
     candidates = sorted(
-        (key for key, n in available.items() if n > 0 and _same_rank(key) and key[0] % 13 == rank),
+        (
+            key
+            for key, n in available.items()
+            if n > 0 and _same_rank(key) and (key[0] & 63) % 13 == rank
+        ),
         key=len,
         reverse=True,
     )
