@@ -1521,21 +1521,47 @@ def _reuse_old_melds(
     Old melds are matched by their tokens (natural faces; jokers by declaration)."""
     available = Counter(old_keys)
     out: list[list[int]] = []
+    rest: list[list[int]] = []
+    for meld in new_melds:  # melds that are old melds already (most of them) stay
+        key = tuple(sorted(meld))
+        if available[key] > 0:
+            available[key] -= 1
+            out.append(meld)
+        else:
+            rest.append(meld)
+    if not rest or not +available:
+        return out + rest
     groups_by_rank: dict[int, list[list[int]]] = {}
-    for meld in new_melds:
+    for meld in rest:
         if _same_rank(meld):
             groups_by_rank.setdefault((meld[0] & 63) % 13, []).append(meld)
-            continue
-        out.extend(_cut_run(meld, available, size))
+        else:
+            out.extend(_cut_run(meld, available, size))
     for groups in groups_by_rank.values():
-        out.extend(_regroup(groups, available, size, max_set))
+        if len(groups) > 1 or len(groups[0]) > size:
+            out.extend(_regroup(groups, available, size, max_set))
+        else:
+            out.extend(groups)
     return out
 
 
 def _cut_run(run: list[int], available: Counter[tuple[int, ...]], size: int) -> list[list[int]]:
     """Pieces of a run (rank order kept) with the most pieces that are old melds."""
     n = len(run)
-    if n < 2 * size and tuple(sorted(run)) not in available:
+    whole = tuple(sorted(run))
+    if available[whole] > 0 or n < 2 * size:
+        if available[whole] > 0:
+            available[whole] -= 1
+        return [run]
+    # Old melds inside the run: its cards are distinct, so such a meld is a stretch.
+    where = {token: i for i, token in enumerate(run)}
+    stretches: set[tuple[int, int]] = set()
+    for key, left in available.items():
+        if left > 0 and size <= len(key) < n and all(t in where for t in key):
+            first = min(where[t] for t in key)
+            if max(where[t] for t in key) - first + 1 == len(key):
+                stretches.add((first, first + len(key)))
+    if not stretches:
         return [run]
     # best[i]: (old melds matched, -pieces) for the first i cards, and the last cut.
     best: list[tuple[int, int] | None] = [None] * (n + 1)
@@ -1546,8 +1572,7 @@ def _cut_run(run: list[int], available: Counter[tuple[int, ...]], size: int) -> 
             before = best[start]
             if before is None:
                 continue
-            hit = 1 if available[tuple(sorted(run[start:end]))] > 0 else 0
-            score = (before[0] + hit, before[1] - 1)
+            score = (before[0] + ((start, end) in stretches), before[1] - 1)
             current = best[end]
             if current is None or score > current:
                 best[end] = score
@@ -2265,12 +2290,16 @@ def _homes(
     """Each changed meld (its tokens) -> the free old meld it shares most cards with,
     greedily, most shared first; a changed meld sharing nothing gets no home."""
     scored = []
-    olds = [(index, Counter(_token(c) for c in melds[index])) for index in free]
+    holders: dict[int, list[tuple[int, int]]] = {}  # token -> (old meld, copies in it)
+    for index in free:
+        for token, k in Counter(_token(c) for c in melds[index]).items():
+            holders.setdefault(token, []).append((index, k))
     for n, have in enumerate(leftovers):
-        for index, old in olds:
-            shared = sum(min(k, old[t]) for t, k in have.items() if t in old)
-            if shared:
-                scored.append((-shared, n, index))
+        shared_with: dict[int, int] = {}
+        for token, k in have.items():
+            for index, held in holders.get(token, ()):
+                shared_with[index] = shared_with.get(index, 0) + min(k, held)
+        scored.extend((-shared, n, index) for index, shared in shared_with.items())
     scored.sort()
     home: dict[int, int] = {}
     taken: set[int] = set()
