@@ -2289,7 +2289,7 @@ def _homes(
 ) -> dict[int, int]:
     """Each changed meld (its tokens) -> the free old meld it shares most cards with,
     greedily, most shared first; a changed meld sharing nothing gets no home."""
-    scored = []
+    scored: list[tuple[int, int, int]] = []
     holders: dict[int, list[tuple[int, int]]] = {}  # token -> (old meld, copies in it)
     for index in free:
         for token, k in Counter(_token(c) for c in melds[index]).items():
