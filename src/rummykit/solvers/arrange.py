@@ -69,7 +69,7 @@ import functools
 import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, Literal
 
 from rummykit.cards import JOKER_FACE, Card, card_value_gin, format_card, format_cards
@@ -1206,23 +1206,17 @@ def _relabel(p: _Problem, order: Sequence[int]) -> _Problem:
     def moved(values: list[int]) -> list[int]:
         return [values[faces[f]] for f in range(52)]
 
-    return _Problem(
-        min_size=p.min_size,
-        max_set=p.max_set,
-        ace_low=p.ace_low,
-        ace_high=p.ace_high,
+    return replace(
+        p,
         real=moved(p.real),
         jokers=moved(p.jokers),
         real_ext=moved(p.real_ext),
         cap=moved(p.cap),
         hand=moved(p.hand),
-        hand_jokers=p.hand_jokers,
         weight=moved(p.weight),
-        joker_weight=p.joker_weight,
         in_runs=moved(p.in_runs),
         in_groups=moved(p.in_groups),
         in_high=moved(p.in_high),
-        unit=p.unit,
     )
 
 
@@ -1728,6 +1722,37 @@ def _rings(melds: list[tuple[Card, ...]], seeds: set[int], count: int) -> list[l
     return rings
 
 
+def _split_hand(hand_cards: Sequence[Card]) -> tuple[dict[int, list[Card]], list[Card]]:
+    """The hand's natural cards by face, and its jokers."""
+    naturals: dict[int, list[Card]] = {}
+    jokers: list[Card] = []
+    for card in hand_cards:
+        if card.is_joker:
+            jokers.append(card)
+        else:
+            naturals.setdefault(card.face, []).append(card)
+    return naturals, jokers
+
+
+def _objective_weights(
+    hand_cards: Sequence[Card],
+    objective: str,
+    joker_value: int,
+    scale: int = 1,
+) -> tuple[list[int], int]:
+    """The lexicographic objective packed into one integer per hand card: per face, and
+    for a joker. ``value`` puts the value first and the count second, ``count`` the
+    other way round; ``scale`` leaves room below for a tie-break."""
+    values = [card_value_gin(f) for f in range(52)]
+    if objective == "value":
+        per_count = len(hand_cards) + 1
+        weight = [(v * per_count + 1) * scale for v in values]
+        return weight, (joker_value * per_count + 1) * scale
+    per_value = sum(values[c.face] for c in hand_cards if not c.is_joker)
+    per_value += joker_value * sum(1 for c in hand_cards if c.is_joker) + 1
+    return [(per_value + v) * scale for v in values], (per_value + joker_value) * scale
+
+
 def best_placement(
     table: Sequence[Sequence[int]],
     hand: Sequence[int],
@@ -1790,13 +1815,7 @@ def best_placement(
                 jokers[_declared_face(card, "on the table")] += 1
             else:
                 real[card.face] += 1
-    hand_naturals: dict[int, list[Card]] = {}
-    hand_jokers: list[Card] = []
-    for card in hand_cards:
-        if card.is_joker:
-            hand_jokers.append(card)
-        else:
-            hand_naturals.setdefault(card.face, []).append(card)
+    hand_naturals, hand_jokers = _split_hand(hand_cards)
     joker_count = sum(jokers) + len(hand_jokers)
     table_size = sum(len(m) for m in melds)
     quick_first = table_size >= _QUICK_TABLE or (hand_jokers and table_size >= _QUICK_JOKER_TABLE)
@@ -1813,17 +1832,7 @@ def best_placement(
             joker_value=joker_value,
         )
 
-    # Lexicographic objective packed into one integer per hand card.
-    values = [card_value_gin(f) for f in range(52)]
-    if objective == "value":
-        per_count = len(hand_cards) + 1
-        weight = [v * per_count + 1 for v in values]
-        joker_weight = joker_value * per_count + 1
-    else:
-        per_value = sum(values[c.face] for c in hand_cards if not c.is_joker)
-        per_value += joker_value * len(hand_jokers) + 1
-        weight = [per_value + v for v in values]
-        joker_weight = per_value + joker_value
+    weight, joker_weight = _objective_weights(hand_cards, objective, joker_value)
     # Slots of a face never exceed its real cards plus the jokers (at most 6 < 8).
     cap = [decks if joker_copy_limit else decks + joker_count] * 52
     problem = PlacementProblem(
@@ -2189,13 +2198,7 @@ def _rank_dp_placement(
         raise ValueError(f"objective must be 'value' or 'count', not {objective!r}")
     melds = _as_melds(table)
     hand_cards = [Card(c) for c in hand]
-    hand_naturals: dict[int, list[Card]] = {}
-    hand_jokers: list[Card] = []
-    for card in hand_cards:
-        if card.is_joker:
-            hand_jokers.append(card)
-        else:
-            hand_naturals.setdefault(card.face, []).append(card)
+    hand_naturals, hand_jokers = _split_hand(hand_cards)
     hand_real = Counter({f: len(cs) for f, cs in hand_naturals.items()})
     table_items = sum(len(m) for m in melds)
     if sum(1 for m in melds for c in m if c.is_joker) + len(hand_jokers) > 8:
@@ -2203,16 +2206,7 @@ def _rank_dp_placement(
 
     # Lexicographic objective packed into one integer, above the layout tie-break.
     stable = 2 * table_items + 1
-    values = [card_value_gin(f) for f in range(52)]
-    if objective == "value":
-        per_count = len(hand_cards) + 1
-        weight = [(v * per_count + 1) * stable for v in values]
-        joker_weight = (joker_value * per_count + 1) * stable
-    else:
-        per_value = sum(values[c.face] for c in hand_cards if not c.is_joker)
-        per_value += joker_value * len(hand_jokers) + 1
-        weight = [(per_value + v) * stable for v in values]
-        joker_weight = (per_value + joker_value) * stable
+    weight, joker_weight = _objective_weights(hand_cards, objective, joker_value, stable)
 
     def region(open_melds: list[int]) -> _Region:
         return _make_region(
