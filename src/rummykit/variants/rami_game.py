@@ -227,7 +227,11 @@ class RamiGame:
             dealer = (dealer + 1) % self.players
         self.round = self._deal(dealer, deck, refill_seed)
         events.append(
-            Event("new_round", dealer, detail={"round": self.round_number, "totals": self._totals})
+            Event(
+                "new_round",
+                dealer,
+                detail={"round": self.round_number, "totals": list(self._totals)},
+            )
         )
         return events
 
