@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT / "tests" / "solvers"))
 
 from ilp_reference import Instance, ilp_optimum, random_instance  # noqa: E402
 
-from rummykit.solvers import arrange  # noqa: E402
-from rummykit.solvers.arrange import _rank_dp_placement, best_placement  # noqa: E402
+from rummykit.games.carousel import arrange  # noqa: E402
+from rummykit.games.carousel.arrange import _rank_dp_placement, best_placement  # noqa: E402
 
 SIZES = ((10, 20), (20, 40), (40, 60), (60, 80))
 JOKERS = (0, 1, 2)

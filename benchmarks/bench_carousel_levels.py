@@ -23,9 +23,9 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from rummykit.bots.carousel_bots import CarouselHeuristicBot
-from rummykit.bots.carousel_expert import LEVELS, CarouselExpertBot
-from rummykit.variants.carousel import CarouselRules, new_hand
+from rummykit.games.carousel import CarouselRules, new_hand
+from rummykit.games.carousel.expert_bot import LEVELS, CarouselExpertBot
+from rummykit.games.carousel.simple_bots import CarouselHeuristicBot
 
 RULES = CarouselRules()
 

@@ -77,7 +77,7 @@ def timed(play: Play, steps: int, seed: int) -> dict[str, float]:
 
 
 def engine_play(steps: int, rng: random.Random) -> tuple[int, int]:
-    from rummykit.variants.gin import GinRules, new_hand
+    from rummykit.games.gin import GinRules, new_hand
 
     rules = GinRules()
     done = episodes = 0
@@ -140,7 +140,7 @@ def pettingzoo_flat_play(steps: int, rng: random.Random) -> tuple[int, int]:
 
 
 def rami_engine_play(steps: int, rng: random.Random) -> tuple[int, int]:
-    from rummykit.variants.rami import RamiRules, new_round
+    from rummykit.games.rami import RamiRules, new_round
 
     rules = RamiRules()
     done = episodes = 0

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from rummykit.cards import Card
-from rummykit.solvers.deadwood import best_discard, min_deadwood, min_deadwood_mask
+from rummykit.games.gin import best_discard, min_deadwood, min_deadwood_mask
 
 HERE = Path(__file__).resolve().parent
 PEER_SCRIPT = HERE / "_peer_gin.py"
@@ -171,9 +171,9 @@ def went_out(state: object) -> bool | None:
 def rummykit_play(seeds: Sequence[int]) -> PlayStats | str:
     """Random-vs-random hands with rummykit, or why they could not be played."""
     try:
-        from rummykit.variants.gin import GinRules, new_hand
+        from rummykit.games.gin import GinRules, new_hand
     except ImportError as error:
-        return f"rummykit.variants.gin is not available yet ({error})"
+        return f"rummykit.games.gin.hand is not available yet ({error})"
     rules = GinRules()
 
     def play(seed: int) -> tuple[int, bool | None]:

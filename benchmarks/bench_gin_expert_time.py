@@ -14,10 +14,9 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from rummykit.bots.gin_expert import LEVELS, GinExpertBot
-from rummykit.bots.gin_heuristic import GinHeuristicBot
-from rummykit.variants.gin import GinRules
-from rummykit.variants.gin_match import GinMatch
+from rummykit.games.gin import GinMatch, GinRules
+from rummykit.games.gin.expert_bot import LEVELS, GinExpertBot
+from rummykit.games.gin.heuristic_bot import GinHeuristicBot
 
 
 def main() -> None:

@@ -53,10 +53,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rummykit.bots.rami_heuristic import RamiHeuristicBot, RamiRandomBot
 from rummykit.cards import DeckSpec, shuffled_deck
-from rummykit.solvers.rami_opening import best_opening, can_open
-from rummykit.variants.rami import RamiRules, new_round
+from rummykit.games.rami import RamiRules, best_opening, can_open, new_round
+from rummykit.games.rami.heuristic_bot import RamiHeuristicBot, RamiRandomBot
 
 
 def progress(message: str) -> None:

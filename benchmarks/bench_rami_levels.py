@@ -1,7 +1,7 @@
 """Strength and decision time of the Rami bot levels, by paired rounds.
 
 For each level and each deal, the level plays one round in every seat against three
-:class:`~rummykit.bots.rami_heuristic.RamiHeuristicBot`; the same deal is also played by
+:class:`~rummykit.games.rami.heuristic_bot.RamiHeuristicBot`; the same deal is also played by
 four heuristic bots. Per round the script compares the level's seat with the heuristic
 that sat there on the same cards:
 
@@ -28,9 +28,9 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from rummykit.bots.rami_expert import LEVELS, RamiExpertBot
-from rummykit.bots.rami_heuristic import RamiHeuristicBot
-from rummykit.variants.rami import RamiRoundResult, RamiRules, new_round, preset
+from rummykit.games.rami import RamiRoundResult, RamiRules, new_round, preset
+from rummykit.games.rami.expert_bot import LEVELS, RamiExpertBot
+from rummykit.games.rami.heuristic_bot import RamiHeuristicBot
 
 Bot = RamiExpertBot | RamiHeuristicBot
 

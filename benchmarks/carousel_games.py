@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import argparse
 
+from rummykit.games.carousel import CarouselGame, CarouselRules
 from rummykit.sim.registry import make_bot
 from rummykit.sim.stats import wilson_interval
-from rummykit.variants.carousel import CarouselRules
-from rummykit.variants.carousel_game import CarouselGame
 
 
 def main() -> None:

@@ -15,9 +15,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from rummykit.bots.gin_expert import GinExpertBot, with_params
-from rummykit.bots.gin_heuristic import GinHeuristicBot
-from rummykit.variants.gin import GinRules, new_hand
+from rummykit.games.gin import GinRules, new_hand
+from rummykit.games.gin.expert_bot import GinExpertBot, with_params
+from rummykit.games.gin.heuristic_bot import GinHeuristicBot
 
 
 def _hand(level: str, changes: dict[str, Any], seed: int, expert_seat: int) -> int:

@@ -17,10 +17,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from rummykit.games.gin import (
+    GinAction,
+    GinObservation,
+    GinRules,
+    deadwood_after_each_discard,
+    mask_of,
+    min_deadwood_mask,
+)
 from rummykit.sim.registry import register_bot
 from rummykit.sim.tournament import run_tournament
-from rummykit.solvers.deadwood import deadwood_after_each_discard, mask_of, min_deadwood_mask
-from rummykit.variants.gin import GinAction, GinObservation, GinRules
 
 
 def card_of(action: GinAction) -> int:

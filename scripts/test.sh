@@ -7,8 +7,8 @@ python3 -m venv .venv
 .venv/bin/python -m pip install --quiet -e ".[dev,rl,ray,server,server-test]"
 # The compiled rank DP is optional for users (pure Python otherwise) but must build here,
 # so that the suite tests it.
-.venv/bin/python -c "import rummykit.solvers._rank_dp" || {
-    echo "the C extension rummykit.solvers._rank_dp did not build (is gcc installed?)" >&2
+.venv/bin/python -c "import rummykit.games.carousel._rank_dp" || {
+    echo "the C extension rummykit.games.carousel._rank_dp did not build (is gcc installed?)" >&2
     exit 1
 }
 # The browser tests drive Debian's Chromium through Playwright (no browser download).

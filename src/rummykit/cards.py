@@ -30,22 +30,30 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from rummykit.errors import InvalidCardError, InvalidOptionError
+
 __all__ = [
+    "CARD_IDS",
+    "FACES",
     "JOKER_FACE",
+    "PHYSICAL_IDS",
     "RANKS",
     "SUITS",
     "Card",
     "DeckSpec",
     "build_deck",
     "card_value_gin",
+    "copy_of",
     "face_of",
     "format_card",
     "format_cards",
+    "is_joker_id",
     "make_rng",
     "natural_card",
     "ordered_deck",
     "parse_card",
     "parse_cards",
+    "physical_of",
     "shuffled_deck",
 ]
 
@@ -81,6 +89,30 @@ def face_of(card: int) -> int:
     return card & _FACE_MASK
 
 
+def copy_of(card: int) -> int:
+    """Which deck (or which joker) a card id's physical card is."""
+    return (card >> _FACE_BITS) & _COPY_MASK
+
+
+def physical_of(card: int) -> int:
+    """A card id without its joker declaration (the object in a player's hand)."""
+    return card & (PHYSICAL_IDS - 1)
+
+
+def is_joker_id(card: int) -> bool:
+    """True for a joker's id, declared or not."""
+    return card & _FACE_MASK == JOKER_FACE
+
+
+PHYSICAL_IDS: Final = 1 << _DECLARED_SHIFT
+"""Physical card ids (face and copy, no joker declaration) are below this."""
+CARD_IDS: Final = 1 << (_DECLARED_SHIFT + _FACE_BITS)
+"""Every card id, declared jokers included, is below this."""
+FACES: Final[tuple[int, ...]] = tuple(card & _FACE_MASK for card in range(CARD_IDS))
+"""The face of every card id: hot loops index ``FACES[card]`` (as fast as masking,
+without knowing the encoding) where :func:`face_of` would cost a call."""
+
+
 def natural_card(rank: int, suit: str | int, copy: int = 0) -> Card:
     """The card of ``rank`` (1-13) and ``suit`` (letter or index) from deck ``copy``."""
     if isinstance(suit, str):
@@ -89,9 +121,9 @@ def natural_card(rank: int, suit: str | int, copy: int = 0) -> Card:
     else:
         suit_index = suit
     if not 1 <= rank <= 13 or not 0 <= suit_index < 4:
-        raise ValueError(f"no such card: rank {rank}, suit {suit!r}")
+        raise InvalidCardError(f"no such card: rank {rank}, suit {suit!r}")
     if not 0 <= copy < MAX_COPIES:
-        raise ValueError(f"copy {copy} out of range 0..{MAX_COPIES - 1}")
+        raise InvalidCardError(f"copy {copy} out of range 0..{MAX_COPIES - 1}")
     return Card(suit_index * 13 + rank - 1 + (copy << _FACE_BITS))
 
 
@@ -152,10 +184,10 @@ class Card(int):
     def declare(self, face: int) -> Card:
         """This joker standing for ``face`` (a natural face id or card)."""
         if not self.is_joker:
-            raise ValueError(f"only a joker can be declared, not {self}")
+            raise InvalidCardError(f"only a joker can be declared, not {self}")
         face = face_of(face)
         if face >= JOKER_FACE:
-            raise ValueError("a joker must be declared as a natural card")
+            raise InvalidCardError("a joker must be declared as a natural card")
         return Card((int(self) & ((1 << _DECLARED_SHIFT) - 1)) | ((face + 1) << _DECLARED_SHIFT))
 
     def __str__(self) -> str:
@@ -172,7 +204,7 @@ def format_card(card: int) -> str:
         code = card >> _DECLARED_SHIFT
         return "JK" if not code else "JK=" + format_card(code - 1)
     if face > JOKER_FACE:
-        raise ValueError(f"not a card id: {card}")
+        raise InvalidCardError(f"not a card id: {card}")
     return RANKS[face % 13] + SUITS[face // 13]
 
 
@@ -196,7 +228,7 @@ def parse_card(token: str) -> Card:
     """Parse one card token (case-insensitive; ``T`` or ``10``; ``JK``; ``JK=5S``)."""
     cards = parse_cards(token)
     if len(cards) != 1:
-        raise ValueError(f"expected one card, got {len(cards)} in {token!r}")
+        raise InvalidCardError(f"expected one card, got {len(cards)} in {token!r}")
     return cards[0]
 
 
@@ -220,12 +252,12 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
             if "=" in upper:
                 declared = _parse_natural(upper.split("=", 1)[1])
                 if declared is None:
-                    raise ValueError(
+                    raise InvalidCardError(
                         f"bad card token {token!r} at position {position}: "
                         "a joker is declared as a natural card, e.g. JK=5S"
                     )
             if jokers >= MAX_COPIES:
-                raise ValueError(
+                raise InvalidCardError(
                     f"bad card token {token!r} at position {position}: "
                     f"too many jokers (at most {MAX_COPIES})"
                 )
@@ -235,7 +267,7 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
             continue
         face = _parse_natural(upper)
         if face is None:
-            raise ValueError(
+            raise InvalidCardError(
                 f"bad card token {token!r} at position {position}: "
                 "expected rank A 2-9 T/10 J Q K then suit S H D C, or JK"
             )
@@ -261,9 +293,9 @@ class DeckSpec:
 
     def __post_init__(self) -> None:
         if not 1 <= self.decks <= 3:
-            raise ValueError(f"decks must be 1-3, got {self.decks}")
+            raise InvalidOptionError(f"decks must be 1-3, got {self.decks}")
         if not 0 <= self.jokers < MAX_COPIES:
-            raise ValueError(f"jokers must be 0-{MAX_COPIES - 1}, got {self.jokers}")
+            raise InvalidOptionError(f"jokers must be 0-{MAX_COPIES - 1}, got {self.jokers}")
 
     @property
     def size(self) -> int:
@@ -314,7 +346,7 @@ def ordered_deck(order: Sequence[int], spec: DeckSpec) -> list[Card]:
         extra = sorted(
             card for card in set(given) if given.count(card) > 1 or card not in expected_set
         )
-        raise ValueError(
+        raise InvalidCardError(
             "explicit card order is not a complete pack"
             + (f"; missing {format_cards(missing[:5])}" if missing else "")
             + (f"; duplicated or foreign {_describe_ids(extra[:5])}" if extra else "")

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from rummykit.variants.gin import GinRules
+from rummykit.games.gin import GinRules
 
 app = typer.Typer(
     help="rummykit: rules-exact rummy. Play in the terminal, run bots, study the games.",
@@ -119,15 +119,15 @@ def play(
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     (opponent,) = _registered_bots("gin", bot, seats=[1], seed=seed, rules=rules, players=2)
-    from rummykit.terminal.gin_game import GinTerminalGame
+    from rummykit.games.gin.terminal import GinTerminalGame
 
     GinTerminalGame(opponent, rules=rules, seed=seed).run()
 
 
 def _play_carousel(*, players: int, bot: str, seed: int | None, options: list[str]) -> None:
     """Carousel in the terminal: you and ``players - 1`` bots."""
-    from rummykit.terminal.carousel_game import CarouselTerminalGame
-    from rummykit.variants.carousel import CarouselRules
+    from rummykit.games.carousel import CarouselRules
+    from rummykit.games.carousel.terminal import CarouselTerminalGame
 
     if not 2 <= players <= 5:
         raise typer.BadParameter(f"carousel is played by 2-5 players, not {players}")
@@ -146,8 +146,8 @@ def _play_rami(
     variant: str, *, players: int, bot: str, seed: int | None, options: list[str]
 ) -> None:
     """Rami 40 / 51 in the terminal: you and ``players - 1`` bots."""
-    from rummykit.terminal.rami_game import run_rami_terminal
-    from rummykit.variants.rami import parse_option, preset
+    from rummykit.games.rami import parse_option, preset
+    from rummykit.games.rami.terminal import run_rami_terminal
 
     if not 2 <= players <= 6:
         raise typer.BadParameter(f"rami is played by 2-6 players, not {players}")

@@ -1,9 +1,10 @@
-"""Vocabulary shared by every variant's engine: errors and events.
+"""Vocabulary shared by every game's engine: events, and the action errors
+(:mod:`rummykit.errors` holds the whole error tree; they are re-exported here).
 
 Every illegal action raises :class:`IllegalActionError`, whose message names the seat,
 the card and the rule, and whose :attr:`~IllegalActionError.code` is a stable string a
 program can test. A malformed action (unknown kind, unparsable card) raises
-:class:`InvalidActionError`. Both are ``ValueError`` subclasses, as in python-chess.
+:class:`InvalidActionError`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,12 @@ from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from rummykit.cards import Card, format_card, parse_card
+from rummykit.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    InvalidOptionError,
+    RummykitError,
+)
 
 __all__ = [
     "Event",
@@ -21,37 +28,6 @@ __all__ = [
     "RummykitError",
     "rules_from_dict",
 ]
-
-
-class RummykitError(ValueError):
-    """Base class of every error rummykit raises on bad input."""
-
-
-class InvalidActionError(RummykitError):
-    """The action is malformed: unknown kind, missing card, unparsable notation."""
-
-
-class IllegalActionError(RummykitError):
-    """The action is well formed but the rules forbid it here and now.
-
-    The state is left unchanged. ``code`` is stable (for programs), the message is for
-    people and names the seat, the card and the rule.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        code: str,
-        seat: int | None = None,
-        card: int | None = None,
-        rule: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.seat = seat
-        self.card = None if card is None else Card(card)
-        self.rule = rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,5 +85,7 @@ def rules_from_dict(cls: type[RulesT], data: Mapping[str, Any], variant: str) ->
     known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(data) - known)
     if unknown:
-        raise ValueError(f"unknown {variant} option(s): {', '.join(unknown)}")
+        raise InvalidOptionError(
+            f"unknown {variant} option(s): {', '.join(unknown)}", option=unknown[0]
+        )
     return cls(**dict(data))

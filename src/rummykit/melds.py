@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from rummykit.cards import RANKS, SUITS, Card, format_cards
+from rummykit.errors import InvalidMeldError
 
 __all__ = [
     "CAROUSEL_MELDS",
@@ -34,10 +35,6 @@ __all__ = [
     "check_meld",
     "is_meld",
 ]
-
-
-class InvalidMeldError(ValueError):
-    """Raised when cards do not form a legal meld; the message says why."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

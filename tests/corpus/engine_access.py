@@ -25,14 +25,14 @@ def new_game(variant: str, rules: Any, players: int, seed: int, first_dealer: in
 def parse_action(variant: str, data: Mapping[str, Any]) -> Any:
     driver, _ = find_variant(variant)
     if driver.name == "gin":
-        from rummykit.variants.gin import GinAction
+        from rummykit.games.gin import GinAction
 
         return GinAction.from_json(data)
     if driver.name == "carousel":
-        from rummykit.variants.carousel import CarouselAction
+        from rummykit.games.carousel import CarouselAction
 
         return CarouselAction.from_json(data)
-    from rummykit.variants.rami import RamiAction
+    from rummykit.games.rami import RamiAction
 
     return RamiAction.from_json(data)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from rummykit.games.gin import GinAction
 from rummykit.melds import GIN_MELDS, is_meld
 from rummykit.rl.gin_actions import (
     MELD_BASE,
@@ -16,7 +17,6 @@ from rummykit.rl.gin_actions import (
     meld_id,
     split_meld,
 )
-from rummykit.variants.gin import GinAction
 
 
 def test_every_meld_is_a_gin_meld_and_distinct() -> None:

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from rummykit.core import IllegalActionError
+from rummykit.games.gin import GinRules
 from rummykit.rl.gin_actions import KNOCK, MELD_BASE, PASS, encode_action
 from rummykit.rl.gin_observation import OBSERVATION_SIZE, encode_observation, encode_view
 from rummykit.rl.gin_table import GinTable
-from rummykit.variants.gin import GinRules
 
 RULE_SETS = [
     GinRules(),

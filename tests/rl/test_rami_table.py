@@ -12,6 +12,15 @@ import pytest
 
 from rummykit.cards import JOKER_FACE, Card, build_deck
 from rummykit.core import IllegalActionError
+from rummykit.games.rami import (
+    RamiAction,
+    RamiGame,
+    RamiRound,
+    RamiRules,
+    best_opening,
+    can_open,
+    parse_card_token,
+)
 from rummykit.rl.rami_actions import (
     DRAW_STOCK,
     END_PLAY,
@@ -36,9 +45,6 @@ from rummykit.rl.rami_observation import (
     observation_low,
 )
 from rummykit.rl.rami_table import RamiTable, describe
-from rummykit.solvers.rami_opening import best_opening, can_open
-from rummykit.variants.rami import RamiAction, RamiRound, RamiRules, parse_card_token
-from rummykit.variants.rami_game import RamiGame
 
 PLAYS = frozenset({OPEN, OPEN_KEEP_JOKERS, MELD, MELD_KEEP_JOKERS})
 """Macro ids a greedy policy prefers, to reach positions with a full table quickly."""

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummykit.core import IllegalActionError, InvalidActionError
+from rummykit.games.gin import GinRules
 from rummykit.server.variants import ADAPTERS, GinGame, get_adapter
-from rummykit.variants.gin import GinRules
 
 
 def test_gin_adapter_lists_every_rule_option() -> None:
@@ -126,7 +126,7 @@ def test_views_never_show_hidden_cards_or_the_stock(seed: int, steps: int) -> No
 def test_view_of_a_seat_does_not_depend_on_the_other_hand() -> None:
     """Two deals that differ only in the other seat's hidden cards give the same view."""
     from rummykit.cards import parse_cards
-    from rummykit.variants.gin_match import GinMatch
+    from rummykit.games.gin import GinMatch
 
     adapter = get_adapter("gin")
     rules = adapter.make_rules("gin", {})

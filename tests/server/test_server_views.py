@@ -8,8 +8,8 @@ import random
 from typing import Any
 
 from rummykit.cards import format_card
+from rummykit.games.gin import min_deadwood
 from rummykit.server.variants import GinGame, get_adapter
-from rummykit.solvers.deadwood import min_deadwood
 
 
 def fresh_parts(game: GinGame, seat: int) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 from rummykit.bots import RandomBot
 from rummykit.cli import app
+from rummykit.games.gin import GinAction, GinObservation, GinRules
 from rummykit.sim.registry import (
     STRENGTH_ORDER,
     BotError,
@@ -47,7 +48,6 @@ from rummykit.sim.tournament import (
     run_tournament,
     summarize,
 )
-from rummykit.variants.gin import GinAction, GinObservation, GinRules
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "my_gin_bot.py"
@@ -340,7 +340,7 @@ def test_json_and_csv_outputs(tmp_path: Path) -> None:
 
 
 def test_carousel_driver_with_random_bots() -> None:
-    pytest.importorskip("rummykit.solvers.arrange", reason="the carousel meld solver is missing")
+    pytest.importorskip("rummykit.games.carousel.arrange", reason="no carousel meld solver")
     result = quick(variant="carousel", bots=["random"], players=3, games=1, rules={"target": 40})
     assert result.games_played == 3 and result.players == 3
     for game in result.records:
@@ -379,7 +379,7 @@ def test_default_lineup_is_the_two_strongest_bots() -> None:
         :2
     ]
     assert default_lineup("gin") == expected
-    # The built-in gin levels (rummykit.bots.gin_expert) are the strongest two.
+    # The built-in gin levels (rummykit.games.gin.expert_bot) are the strongest two.
     assert default_lineup("gin") == ["expert", "hard"]
 
 

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from rummykit.cards import RANKS, SUITS, Card, parse_cards
-from rummykit.variants.gin import GinAction
+from rummykit.games.gin import GinAction
 
 __all__ = [
     "CARD_IDS",

@@ -1,7 +1,7 @@
 """Gin as a sequence of decisions by action id: the core every gin environment drives.
 
-:class:`GinTable` wraps a :class:`~rummykit.variants.gin.GinHand` (one hand is an
-episode) or a :class:`~rummykit.variants.gin_match.GinMatch` (a match to the target
+:class:`GinTable` wraps a :class:`~rummykit.games.gin.hand.GinHand` (one hand is an
+episode) or a :class:`~rummykit.games.gin.match.GinMatch` (a match to the target
 with every bonus) and speaks the 241 ids of :mod:`rummykit.rl.gin_actions`:
 
 * the legal ids are exactly the first ids of the engine's legal actions
@@ -41,6 +41,17 @@ from typing import Any, Final, Literal
 
 from rummykit.cards import format_card, format_cards, parse_card
 from rummykit.core import Event
+from rummykit.games.gin import (
+    GinAction,
+    GinHand,
+    GinMatch,
+    GinObservation,
+    GinRules,
+    cards_of_mask,
+    mask_value,
+    min_deadwood_mask,
+    new_hand,
+)
 from rummykit.rl.gin_actions import (
     DRAW_STOCK,
     DRAW_UPCARD,
@@ -53,9 +64,6 @@ from rummykit.rl.gin_actions import (
     action_string,
 )
 from rummykit.rl.table import Episode, RewardKind, illegal_action_error
-from rummykit.solvers.deadwood import cards_of_mask, mask_value, min_deadwood_mask
-from rummykit.variants.gin import GinAction, GinHand, GinObservation, GinRules, new_hand
-from rummykit.variants.gin_match import GinMatch
 
 __all__ = ["PHASES", "GinTable", "KnockMelds", "SeatView", "describe"]
 

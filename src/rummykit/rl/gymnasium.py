@@ -37,11 +37,11 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from rummykit.bots.base import Bot
+from rummykit.games.gin import GinAction, GinObservation, GinRules
 from rummykit.rl.gin_observation import OBSERVATION_SIZE, encode_observation, observation_high
 from rummykit.rl.gin_table import GinTable, KnockMelds, describe
 from rummykit.rl.table import Episode, RewardKind, illegal_action_error
 from rummykit.sim.registry import get_bot, make_bot
-from rummykit.variants.gin import GinAction, GinObservation, GinRules
 
 __all__ = ["ENV_ID", "GinEnv"]
 

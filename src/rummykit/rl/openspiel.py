@@ -17,7 +17,7 @@ Importing this module registers the game::
   initial state is the deal of that seed.
 * One episode is one hand; returns are the hand points (zero-sum), 0 for a drawn hand.
 * Players: ``dealer`` (default 1) deals, so player 0 is offered the upcard first.
-* Parameters: every :class:`~rummykit.variants.gin.GinRules` option, plus
+* Parameters: every :class:`~rummykit.games.gin.hand.GinRules` option, plus
   ``knock_melds`` (``auto``/``choose``), ``dealer`` and ``seed``.
 * Observation tensor: the 480 values of :mod:`rummykit.rl.gin_observation` with its
   named pieces; observation string: what the player sees. Information state string
@@ -36,11 +36,10 @@ import numpy as np
 import pyspiel
 
 from rummykit.cards import format_card, format_cards
+from rummykit.games.gin import GinRules, cards_of_mask
 from rummykit.rl.gin_actions import NUM_ACTIONS, action_string
 from rummykit.rl.gin_observation import FIELDS, OBSERVATION_SIZE, encode_observation
 from rummykit.rl.gin_table import GinTable, describe
-from rummykit.solvers.deadwood import cards_of_mask
-from rummykit.variants.gin import GinRules
 
 __all__ = ["GAME_TYPE", "GinGame", "GinObserver", "GinState"]
 

@@ -2,7 +2,7 @@
 
 Rami plays with two or three decks and jokers, and its openings, melds, lay-offs
 and joker swaps are open-ended, so the engine lists only its finite moves
-(:meth:`~rummykit.variants.rami.RamiRound.legal_actions`). The encoding keeps every id
+(:meth:`~rummykit.games.rami.round.RamiRound.legal_actions`). The encoding keeps every id
 meaningful on its own: cards are named by **face** (the 52 natural faces in card-id
 order, suit-major s c d h and ace low, then the joker), and each id resolves, in the
 current position, to exactly one engine action:
@@ -31,7 +31,7 @@ ids       meaning
 ('Discard AS', 'Discard JK', 'Lay off 7H', 'Swap TS for a joker')
 >>> action_string(161)
 'Open (best)'
->>> from rummykit.variants.rami import parse_card_token
+>>> from rummykit.games.rami import parse_card_token
 >>> layoff_id(parse_card_token("7H@1")), swap_id(parse_card_token("TS"))
 (98, 115)
 """

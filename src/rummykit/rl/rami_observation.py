@@ -1,7 +1,7 @@
 """The Rami observation as a flat ``float32`` array of named planes.
 
 Every value is derived from the engine's ``observation(seat)``
-(:class:`~rummykit.variants.rami.RamiObservation`), the only place that hides
+(:class:`~rummykit.games.rami.round.RamiObservation`), the only place that hides
 information. Cards are counted by **face**: 53 values per plane, the natural faces in
 card-id order (suit-major s c d h, ace low) then the joker. Several decks are in play,
 so most card planes hold counts (at most 3 for a natural face, the number of jokers
@@ -23,9 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.cards import JOKER_FACE, MAX_COPIES
+from rummykit.games.rami import RamiObservation, RamiRules
 from rummykit.rl.rami_actions import FACES
 from rummykit.rl.rami_table import RamiTable
-from rummykit.variants.rami import RamiObservation, RamiRules
 
 __all__ = [
     "FIELDS",

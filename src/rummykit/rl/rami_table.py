@@ -1,7 +1,7 @@
 """Rami as a sequence of decisions by action id: the core ``rami_v0`` drives.
 
-:class:`RamiTable` wraps a :class:`~rummykit.variants.rami.RamiRound` (one round is an
-episode) or a :class:`~rummykit.variants.rami_game.RamiGame` (rounds until the game
+:class:`RamiTable` wraps a :class:`~rummykit.games.rami.round.RamiRound` (one round is an
+episode) or a :class:`~rummykit.games.rami.game.RamiGame` (rounds until the game
 ends) and speaks the 165 ids of :mod:`rummykit.rl.rami_actions`. At every decision each
 id resolves to one engine action, and the legal ids are exactly those whose action the
 engine accepts:
@@ -11,11 +11,11 @@ engine accepts:
   players already know about (taken from the discard pile) when there is one, else the
   first copy;
 * the open-ended plays come from the solvers, given only the acting seat's
-  ``observation(seat)``: the best opening (:func:`~rummykit.solvers.rami_opening.best_opening`,
+  ``observation(seat)``: the best opening (:func:`~rummykit.games.rami.opening.best_opening`,
   least penalty left; and the best one without jokers), the first combination of the
-  best new combinations (:func:`~rummykit.solvers.rami_opening.best_melds`, with and
+  best new combinations (:func:`~rummykit.games.rami.opening.best_melds`, with and
   without jokers), and per face the lay-offs and joker swaps
-  (:func:`~rummykit.solvers.rami_layoffs.legal_moves`): a lay-off goes onto the first
+  (:func:`~rummykit.games.rami.layoffs.legal_moves`): a lay-off goes onto the first
   table combination that takes the card, a swap is the one that leaves the least
   penalty in hand (the freed joker laid off or melded when it can be);
 * an id outside the legal set raises :class:`~rummykit.core.IllegalActionError` and
@@ -41,8 +41,22 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final, Literal
 
-from rummykit.bots.rami_heuristic import bundled_takes
 from rummykit.cards import JOKER_FACE, format_card
+from rummykit.games.rami import (
+    RamiAction,
+    RamiGame,
+    RamiObservation,
+    RamiRound,
+    RamiRules,
+    best_melds,
+    best_opening,
+    can_open,
+    combination_from_cards,
+    hand_left_playable,
+    legal_moves,
+    new_round,
+)
+from rummykit.games.rami.heuristic_bot import bundled_takes
 from rummykit.rl.rami_actions import (
     DRAW_STOCK,
     END_PLAY,
@@ -57,17 +71,6 @@ from rummykit.rl.rami_actions import (
     action_string,
 )
 from rummykit.rl.table import illegal_action_error
-from rummykit.solvers.rami_layoffs import hand_left_playable, legal_moves
-from rummykit.solvers.rami_opening import best_melds, best_opening, can_open
-from rummykit.variants.rami import (
-    RamiAction,
-    RamiObservation,
-    RamiRound,
-    RamiRules,
-    new_round,
-)
-from rummykit.variants.rami_game import RamiGame
-from rummykit.variants.rami_table import combination_from_cards
 
 __all__ = ["RamiEpisode", "RamiReward", "RamiTable", "describe"]
 

@@ -1,4 +1,4 @@
-"""The Carousel adapter: a :class:`~rummykit.variants.carousel_game.CarouselGame` per table.
+"""The Carousel adapter: a :class:`~rummykit.games.carousel.game.CarouselGame` per table.
 
 rules/carousel.md. 2-5 seats. A meld submits the complete new table layout (melds in
 card notation, jokers declared: ``JK=5S``); :meth:`CarouselTableGame.check` says whether
@@ -24,6 +24,16 @@ from dataclasses import fields
 from typing import Any
 
 from rummykit.cards import format_card, format_cards
+from rummykit.games.carousel import (
+    CarouselAction,
+    CarouselGame,
+    CarouselObservation,
+    CarouselRules,
+    IllegalLayoutError,
+    best_placement,
+    carousel_hand_value,
+    check_layout,
+)
 from rummykit.server.adapter import (
     JSON,
     RegisteredBots,
@@ -33,14 +43,6 @@ from rummykit.server.adapter import (
     merge_options,
     rule_options_of,
 )
-from rummykit.solvers.arrange import IllegalLayoutError, best_placement, check_layout
-from rummykit.variants.carousel import (
-    CarouselAction,
-    CarouselObservation,
-    CarouselRules,
-    carousel_hand_value,
-)
-from rummykit.variants.carousel_game import CarouselGame
 
 __all__ = ["CarouselAdapter", "CarouselTableGame"]
 

@@ -1,6 +1,6 @@
-"""The Rami 51 / Rami 40 adapter: a :class:`~rummykit.variants.rami_game.RamiGame` per table.
+"""The Rami 51 / Rami 40 adapter: a :class:`~rummykit.games.rami.game.RamiGame` per table.
 
-rules/rami.md. 2-6 seats, the four presets of :data:`rummykit.variants.rami.PRESETS`.
+rules/rami.md. 2-6 seats, the four presets of :data:`rummykit.games.rami.round.PRESETS`.
 Openings, melds, lay-offs and joker swaps are open-ended, so the view of the seat to
 act lists the finite actions (draws, ``end_play``, discards) and, once it has opened,
 every lay-off and joker swap the solver finds (``moves``); :meth:`RamiTableGame.check`
@@ -27,8 +27,22 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from rummykit.bots.rami_heuristic import RamiHeuristicBot
 from rummykit.cards import MAX_COPIES, format_card
+from rummykit.games.rami import (
+    PRESETS,
+    RamiAction,
+    RamiGame,
+    RamiObservation,
+    RamiRoundResult,
+    RamiRules,
+    best_melds,
+    best_opening,
+    card_token,
+    hand_value,
+    legal_moves,
+)
+from rummykit.games.rami.heuristic_bot import RamiHeuristicBot
+from rummykit.games.rami.table import Combination, combination_from_cards
 from rummykit.melds import InvalidMeldError
 from rummykit.server.adapter import (
     JSON,
@@ -39,19 +53,6 @@ from rummykit.server.adapter import (
     merge_options,
     rule_options_of,
 )
-from rummykit.solvers.rami_layoffs import legal_moves
-from rummykit.solvers.rami_opening import best_melds, best_opening
-from rummykit.variants.rami import (
-    PRESETS,
-    RamiAction,
-    RamiObservation,
-    RamiRoundResult,
-    RamiRules,
-    card_token,
-    hand_value,
-)
-from rummykit.variants.rami_game import RamiGame
-from rummykit.variants.rami_table import Combination, combination_from_cards
 
 __all__ = ["RamiAdapter", "RamiTableGame"]
 

@@ -27,6 +27,17 @@ from typing import Any, Final
 from rummykit.bots.base import Bot
 from rummykit.cards import format_card, format_cards
 from rummykit.core import Event, IllegalActionError
+from rummykit.games.gin import (
+    GinAction,
+    GinHandResult,
+    GinMatch,
+    GinObservation,
+    GinRules,
+    best_discard,
+    deadwood_after_each_discard,
+    mask_of,
+    min_deadwood,
+)
 from rummykit.server.adapter import (
     JSON,
     Applied,
@@ -40,14 +51,6 @@ from rummykit.server.adapter import (
 )
 from rummykit.server.carousel_adapter import CarouselAdapter, CarouselTableGame
 from rummykit.server.rami_adapter import RamiAdapter, RamiTableGame
-from rummykit.solvers.deadwood import (
-    best_discard,
-    deadwood_after_each_discard,
-    mask_of,
-    min_deadwood,
-)
-from rummykit.variants.gin import GinAction, GinHandResult, GinObservation, GinRules
-from rummykit.variants.gin_match import GinMatch
 
 __all__ = [
     "ADAPTERS",

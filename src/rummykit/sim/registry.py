@@ -13,7 +13,7 @@ arguments only, ``factory(seed=..., rules=..., players=...)``. Bots are register
 variant by name with :func:`register_bot`; ``random`` and ``heuristic`` are built in,
 and stronger levels are added the same way (an illustrative factory path)::
 
-    register_bot("gin", "expert", "rummykit.bots.gin_expert:make_expert_bot")
+    register_bot("gin", "expert", "rummykit.games.gin.expert_bot:make_expert_bot")
 
 A factory given as ``"module:attribute"`` is imported on first use, so registering
 costs nothing and cannot create import cycles.
@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from rummykit.bots.base import Bot
-from rummykit.core import IllegalActionError, RummykitError
+from rummykit.errors import BotError, IllegalActionError, UnknownBotError, UnknownVariantError
 
 __all__ = [
     "STRENGTH_ORDER",
@@ -88,29 +88,6 @@ DEFAULT_MAX_DECISIONS = 2_000_000
 
 
 # -- errors ------------------------------------------------------------------------------------
-
-
-class UnknownVariantError(RummykitError):
-    """No variant (or preset) of that name is registered."""
-
-
-class UnknownBotError(RummykitError):
-    """No bot of that name is registered for the variant, or it cannot run yet."""
-
-
-class BotError(RummykitError):
-    """A bot chose an illegal action, failed, or a game ran away.
-
-    ``bot`` is the bot's name and ``seat`` its seat (``None`` when not about one bot).
-    """
-
-    def __init__(self, message: str, bot: str | None = None, seat: int | None = None) -> None:
-        super().__init__(message)
-        self.bot = bot
-        self.seat = seat
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (str(self), self.bot, self.seat))
 
 
 # -- the game and outcome --------------------------------------------------------------------
@@ -348,19 +325,19 @@ class GinDriver(VariantDriver):
 
     name = "gin"
     description = "Gin Rummy, a match to 100 (rules/gin.md)"
-    modules = ("rummykit.variants.gin_match", "rummykit.bots")
+    modules = ("rummykit.games.gin.match", "rummykit.bots")
     open_action_kinds = frozenset({"lay_off"})
 
     @property
     def rules_type(self) -> type[Any]:
-        """:class:`~rummykit.variants.gin.GinRules`."""
-        from rummykit.variants.gin import GinRules
+        """:class:`~rummykit.games.gin.hand.GinRules`."""
+        from rummykit.games.gin import GinRules
 
         return GinRules
 
     def new_game(self, rules: Any, *, players: int, seed: int, first_dealer: int) -> GameLike:
-        """A :class:`~rummykit.variants.gin_match.GinMatch`."""
-        from rummykit.variants.gin_match import GinMatch
+        """A :class:`~rummykit.games.gin.match.GinMatch`."""
+        from rummykit.games.gin import GinMatch
 
         self.check_players(players)
         return GinMatch(rules, seed, first_dealer=first_dealer)
@@ -382,21 +359,21 @@ class CarouselDriver(VariantDriver):
     default_players = 3
     open_action_kinds = frozenset({"meld"})
     modules = (
-        "rummykit.variants.carousel_game",
-        "rummykit.bots.carousel_bots",
-        "rummykit.solvers.arrange",
+        "rummykit.games.carousel.game",
+        "rummykit.games.carousel.simple_bots",
+        "rummykit.games.carousel.arrange",
     )
 
     @property
     def rules_type(self) -> type[Any]:
-        """:class:`~rummykit.variants.carousel.CarouselRules`."""
-        from rummykit.variants.carousel import CarouselRules
+        """:class:`~rummykit.games.carousel.hand.CarouselRules`."""
+        from rummykit.games.carousel import CarouselRules
 
         return CarouselRules
 
     def new_game(self, rules: Any, *, players: int, seed: int, first_dealer: int) -> GameLike:
-        """A :class:`~rummykit.variants.carousel_game.CarouselGame`."""
-        from rummykit.variants.carousel_game import CarouselGame
+        """A :class:`~rummykit.games.carousel.game.CarouselGame`."""
+        from rummykit.games.carousel import CarouselGame
 
         self.check_players(players)
         return CarouselGame(rules, players=players, seed=seed, first_dealer=first_dealer)
@@ -409,7 +386,7 @@ class CarouselDriver(VariantDriver):
 class RamiDriver(VariantDriver):
     """Rami 51 / Rami 40 (rules/rami.md): rounds until the penalty limit (``RamiGame``).
 
-    The presets of ``rummykit.variants.rami.PRESETS`` are variant names too
+    The presets of ``rummykit.games.rami.round.PRESETS`` are variant names too
     (``rami40``, ``rami51-house``, ...). Points are the final penalty totals: lower is
     better.
     """
@@ -422,19 +399,19 @@ class RamiDriver(VariantDriver):
     points_label = "penalty"
     open_action_kinds = frozenset({"open", "meld", "layoff", "swap_joker", "take_discard"})
     preset_names = ("rami51", "rami40", "rami51-house", "rami40-house")
-    requires = ("rummykit.variants.rami", "rummykit.variants.rami_game")
-    modules = ("rummykit.variants.rami_game", "rummykit.bots.rami_heuristic")
+    requires = ("rummykit.games.rami.round", "rummykit.games.rami.game")
+    modules = ("rummykit.games.rami.game", "rummykit.games.rami.heuristic_bot")
 
     @property
     def rules_type(self) -> type[Any]:
-        """:class:`~rummykit.variants.rami.RamiRules`."""
-        from rummykit.variants.rami import RamiRules
+        """:class:`~rummykit.games.rami.round.RamiRules`."""
+        from rummykit.games.rami import RamiRules
 
         return RamiRules
 
     def preset(self, name: str) -> Any:
-        """A preset of ``rummykit.variants.rami.PRESETS`` (``rami``: Rami 51)."""
-        from rummykit.variants.rami import PRESETS
+        """A preset of ``rummykit.games.rami.round.PRESETS`` (``rami``: Rami 51)."""
+        from rummykit.games.rami import PRESETS
 
         if name == self.name:
             return self.default_rules()
@@ -443,8 +420,8 @@ class RamiDriver(VariantDriver):
         return PRESETS[name]
 
     def new_game(self, rules: Any, *, players: int, seed: int, first_dealer: int) -> GameLike:
-        """A :class:`~rummykit.variants.rami_game.RamiGame`."""
-        from rummykit.variants.rami_game import RamiGame
+        """A :class:`~rummykit.games.rami.game.RamiGame`."""
+        from rummykit.games.rami import RamiGame
 
         self.check_players(players)
         return RamiGame(rules, players=players, seed=seed, first_dealer=first_dealer)
@@ -723,7 +700,7 @@ def parse_rule_option(rules_type: type[Any], text: str) -> tuple[str, Any]:
     Booleans take true/false/yes/no/1/0, whole numbers are parsed, ``none``/``null``
     clear an optional number; anything else stays text (the rules class checks it).
 
-    >>> from rummykit.variants.carousel import CarouselRules
+    >>> from rummykit.games.carousel import CarouselRules
     >>> parse_rule_option(CarouselRules, "decks=2"), parse_rule_option(CarouselRules, "decks=none")
     (('decks', 2), ('decks', None))
     >>> parse_rule_option(CarouselRules, "meld-after-last-draw=yes")
@@ -824,37 +801,37 @@ def _gin_random(*, seed: int, rules: Any, players: int) -> AnyBot:
 
 
 def _gin_heuristic(*, seed: int, rules: Any, players: int) -> AnyBot:
-    from rummykit.bots.gin_heuristic import GinHeuristicBot
+    from rummykit.games.gin.heuristic_bot import GinHeuristicBot
 
     return GinHeuristicBot(rules)
 
 
 def _carousel_random(*, seed: int, rules: Any, players: int) -> AnyBot:
-    from rummykit.bots.carousel_bots import CarouselRandomBot
+    from rummykit.games.carousel.simple_bots import CarouselRandomBot
 
     return CarouselRandomBot(seed, rules=rules)
 
 
 def _carousel_heuristic(*, seed: int, rules: Any, players: int) -> AnyBot:
-    from rummykit.bots.carousel_bots import CarouselHeuristicBot
+    from rummykit.games.carousel.simple_bots import CarouselHeuristicBot
 
     return CarouselHeuristicBot(rules, decks=rules.decks_for(players))
 
 
 def _rami_random(*, seed: int, rules: Any, players: int) -> AnyBot:
-    from rummykit.bots.rami_heuristic import RamiRandomBot
+    from rummykit.games.rami.heuristic_bot import RamiRandomBot
 
     return RamiRandomBot(seed)
 
 
 def _rami_heuristic(*, seed: int, rules: Any, players: int) -> AnyBot:
-    from rummykit.bots.rami_heuristic import RamiHeuristicBot
+    from rummykit.games.rami.heuristic_bot import RamiHeuristicBot
 
     return RamiHeuristicBot(rules)
 
 
 def _rami_expert_level(level: str, seed: int, rules: Any, players: int) -> AnyBot:
-    from rummykit.bots.rami_expert import RamiExpertBot
+    from rummykit.games.rami.expert_bot import RamiExpertBot
 
     return RamiExpertBot(seed=seed, rules=rules, players=players, level=level)  # type: ignore[arg-type]
 
@@ -875,7 +852,7 @@ def _rami_expert(*, seed: int, rules: Any, players: int) -> AnyBot:
     return _rami_expert_level("expert", seed, rules, players)
 
 
-_ARRANGE = ("rummykit.solvers.arrange",)
+_ARRANGE = ("rummykit.games.carousel.arrange",)
 """The Carousel engine checks every meld with this solver."""
 
 register_variant(GinDriver())
@@ -885,7 +862,7 @@ register_bot("gin", "random", _gin_random, description="uniformly random legal a
 register_bot(
     "gin", "heuristic", _gin_heuristic, description="greedy deadwood play (GinHeuristicBot)"
 )
-_GIN_EXPERT = "rummykit.bots.gin_expert"
+_GIN_EXPERT = "rummykit.games.gin.expert_bot"
 register_bot(
     "gin",
     "expert",
@@ -928,11 +905,11 @@ for _level, _description in _CAROUSEL_LEVELS.items():
     register_bot(
         "carousel",
         _level,
-        f"rummykit.bots.carousel_expert:make_{_level}",
+        f"rummykit.games.carousel.expert_bot:make_{_level}",
         description=_description,
         requires=_ARRANGE,
     )
-_RAMI_BOTS = ("rummykit.bots.rami_heuristic",)
+_RAMI_BOTS = ("rummykit.games.rami.heuristic_bot",)
 register_bot(
     "rami",
     "random",
@@ -959,5 +936,5 @@ for _level, (_factory, _text) in _RAMI_LEVELS.items():
         _level,
         _factory,
         description=f"{_text} (RamiExpertBot)",
-        requires=("rummykit.bots.rami_expert",),
+        requires=("rummykit.games.rami.expert_bot",),
     )

@@ -17,11 +17,11 @@ from typing import Any, ClassVar
 
 from pettingzoo import AECEnv
 
+from rummykit.games.gin import GinRules
 from rummykit.rl.gin_observation import encode_observation, observation_high
 from rummykit.rl.gin_table import GinTable, KnockMelds, describe
 from rummykit.rl.pettingzoo.base import IllegalActionMode, RummyAECEnv, wrap
 from rummykit.rl.table import Episode, RewardKind
-from rummykit.variants.gin import GinRules
 
 __all__ = ["env", "raw_env"]
 
@@ -30,7 +30,7 @@ class raw_env(RummyAECEnv):  # noqa: N801 - PettingZoo's naming convention
     """Gin Rummy for two agents, ``player_0`` and ``player_1`` (seats 0 and 1).
 
     Args:
-        rules: a :class:`~rummykit.variants.gin.GinRules` or a dict of its options.
+        rules: a :class:`~rummykit.games.gin.hand.GinRules` or a dict of its options.
         episode: ``hand`` (one hand) or ``match`` (to the target, with every bonus).
         reward: ``points`` or ``win`` (see :class:`~rummykit.rl.gin_table.GinTable`).
         knock_melds: ``auto`` or ``choose`` (the knocker picks meld ids 56-240).

@@ -20,10 +20,10 @@ from typing import Any, ClassVar
 
 from pettingzoo import AECEnv
 
+from rummykit.games.rami import RamiRules, preset
 from rummykit.rl.pettingzoo.base import IllegalActionMode, RummyAECEnv, wrap
 from rummykit.rl.rami_observation import encode_observation, observation_high, observation_low
 from rummykit.rl.rami_table import RamiEpisode, RamiReward, RamiTable, describe
-from rummykit.variants.rami import RamiRules, preset
 
 __all__ = ["env", "raw_env"]
 
@@ -32,7 +32,7 @@ class raw_env(RummyAECEnv):  # noqa: N801 - PettingZoo's naming convention
     """Rami for 2-6 agents, ``player_0`` ... (seat ``k`` is ``player_k``).
 
     Args:
-        rules: a :class:`~rummykit.variants.rami.RamiRules`, a dict of its options, or
+        rules: a :class:`~rummykit.games.rami.round.RamiRules`, a dict of its options, or
             a preset name (``rami51``, ``rami40``, ``rami51-house``, ``rami40-house``).
         players: the number of seats, 2-6.
         episode: ``round`` (one round) or ``game`` (rounds until the game ends).

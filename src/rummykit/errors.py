@@ -1,0 +1,152 @@
+"""Every error rummykit raises on bad input, in one tree.
+
+Each class has a stable :attr:`RummykitError.code` a program can test (an instance may
+carry a finer one, such as an illegal action's rule code); the message is for people.
+All are ``ValueError`` subclasses, as in python-chess, so ``except ValueError`` keeps
+working.
+
+>>> try:
+...     raise InvalidOptionError("knock_limit must be 0-10, not 11", option="knock_limit")
+... except RummykitError as error:
+...     (error.code, error.option)
+('invalid_option', 'knock_limit')
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+__all__ = [
+    "BotError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "InvalidCardError",
+    "InvalidMeldError",
+    "InvalidOptionError",
+    "InvalidRecordError",
+    "PlayerQuitError",
+    "RummykitError",
+    "UnknownBotError",
+    "UnknownVariantError",
+]
+
+
+class RummykitError(ValueError):
+    """Base class of every error rummykit raises on bad input.
+
+    ``code`` is stable: the class's default, or a finer one given when raised.
+    """
+
+    default_code: ClassVar[str] = "error"
+
+    def __init__(self, message: str = "", *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code or self.default_code
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword-only fields survive pickling (tournament workers send errors back).
+        return (_rebuild, (type(self), str(self), self.__dict__))
+
+
+def _rebuild(cls: type[RummykitError], message: str, state: dict[str, Any]) -> RummykitError:
+    error = cls.__new__(cls)
+    ValueError.__init__(error, message)
+    error.__dict__.update(state)
+    return error
+
+
+class InvalidCardError(RummykitError):
+    """Card notation or a card id that names no card."""
+
+    default_code = "invalid_card"
+
+
+class InvalidMeldError(RummykitError):
+    """Cards that do not form a legal meld; the message says why."""
+
+    default_code = "invalid_meld"
+
+
+class InvalidOptionError(RummykitError):
+    """A rule option that does not exist, or a value outside its range or choices.
+
+    ``option`` names the option when there is one.
+    """
+
+    default_code = "invalid_option"
+
+    def __init__(self, message: str, *, option: str | None = None, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.option = option
+
+
+class InvalidRecordError(RummykitError):
+    """A game record that cannot be replayed (wrong game, missing deck, extra actions)."""
+
+    default_code = "invalid_record"
+
+
+class InvalidActionError(RummykitError):
+    """The action is malformed: unknown kind, missing card, unparsable notation."""
+
+    default_code = "invalid_action"
+
+
+class IllegalActionError(RummykitError):
+    """The action is well formed but the rules forbid it here and now.
+
+    The state is left unchanged. ``code`` is stable (for programs), the message is for
+    people and names the seat, the card and the rule.
+    """
+
+    default_code = "illegal_action"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str,
+        seat: int | None = None,
+        card: int | None = None,
+        rule: str | None = None,
+    ) -> None:
+        from rummykit.cards import Card
+
+        super().__init__(message, code=code)
+        self.seat = seat
+        self.card = None if card is None else Card(card)
+        self.rule = rule
+
+
+class UnknownVariantError(RummykitError):
+    """No game (or preset) of that name is in the catalog."""
+
+    default_code = "unknown_variant"
+
+
+class UnknownBotError(RummykitError):
+    """No bot of that name is registered for the game, or it cannot run yet."""
+
+    default_code = "unknown_bot"
+
+
+class BotError(RummykitError):
+    """A bot chose an illegal action, failed, or a game ran away.
+
+    ``bot`` is the bot's name and ``seat`` its seat (``None`` when not about one bot).
+    """
+
+    default_code = "bot_error"
+
+    def __init__(self, message: str, bot: str | None = None, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.bot = bot
+        self.seat = seat
+
+
+class PlayerQuitError(Exception):
+    """The person at a terminal game typed ``quit`` (or closed its input).
+
+    A signal, not bad input: deliberately outside :class:`RummykitError` (a
+    ``ValueError``), so that code reporting a mistyped command never swallows it.
+    """

@@ -1,0 +1,537 @@
+"""Exact search for a Carousel placement over part of a table, lowest card first.
+
+:func:`rummykit.games.carousel.arrange.best_placement` uses it to finish a quick layout: the
+cards the quick moves could not lay are searched for among the melds around them, the
+cards already laid being forced (a layout that lays every live card lays them too).
+It needs fewer jokers in play than a meld has cards (every Carousel game: one joker per
+deck), so that no meld is made of jokers alone.
+
+* **Dead hand cards** (:func:`live_hand`). A hand card is dropped when no meld that
+  contains it can be made from the cards in play and the jokers that could become
+  wild; the test is repeated until nothing more drops, since a dropped card may have
+  been another's only partner. No optimum changes (a property test checks it).
+* **Search** (:func:`solve_placement`). Faces are visited in rank-major order (ace,
+  as rank 1, to king; spades, clubs, diamonds, hearts within a rank). At each face the
+  search may extend the open runs of its suit, start melds whose lowest real card is
+  there, then close the face. A group, or a run up to a high ace, is chosen whole when
+  it starts; other runs start at their shortest and stay open, as in the rank DP of
+  van Rijn, Takes and Vis, so run ends need no guessing. The state is how many *slots*
+  each later face already has (three bits a face in one int), the open runs per suit,
+  the jokers placed and freed, and which closed faces have no room left. Which slots
+  of a face hold its own items and which hold wild jokers is decided only when the
+  face is closed, by counting: items of one face are interchangeable, and so are
+  jokers. Slots below a meld's lowest real card must be wild. Branch and bound: a
+  state's bound is its score plus the hand cards ahead that a meld can still reach; a
+  transposition table keeps, per state, a bound on what its future can add; a budget
+  on the states bounds the time, and the search stops at the first layout that lays
+  every live hand card.
+
+Freeing a joker (rules/carousel.md section 3) becomes a count at its face: with ``U``
+items of face ``f`` on the new table (real cards and jokers still declared ``f``), ``x``
+of the ``J`` jokers declared ``f`` can be freed when ``U >= J``, as the real cards that
+take their places are then on the table; the ``x`` jokers must be placed as wild items.
+The copy limit caps the slots of each face (real cards and declarations).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Final
+
+__all__ = [
+    "PlacementProblem",
+    "SearchBudgetError",
+    "SearchResult",
+    "live_hand",
+    "meld_universe",
+    "solve_placement",
+]
+
+_NEG: Final = -(1 << 62)
+_BITS: Final = 3
+_FIELD: Final = (1 << _BITS) - 1
+_ORDER: Final = tuple(sorted(range(52), key=lambda f: ((f % 13), f // 13)))
+"""Faces in rank-major order; ``_POSITION[face]`` is the inverse."""
+_POSITION: Final = tuple(_ORDER.index(f) for f in range(52))
+
+
+@cache
+def meld_universe(
+    ace_low: bool, ace_high: bool, min_size: int, max_set: int
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per face, every meld (a tuple of faces) that contains it, under the rules.
+
+    Groups have ``min_size`` to ``max_set`` cards of one rank in distinct suits; runs
+    have ``min_size`` to 13 cards of one suit in a row, the ace low or high, never both.
+    """
+    melds: list[tuple[int, ...]] = []
+    for rank in range(13):
+        for mask in range(16):
+            if min_size <= bin(mask).count("1") <= max_set:
+                melds.append(tuple(s * 13 + rank for s in range(4) if mask >> s & 1))
+    low = 1 if ace_low else 2
+    high = 14 if ace_high else 13
+    for suit in range(4):
+        for start in range(low, high + 1):
+            for end in range(start + min_size - 1, min(high, start + 12) + 1):
+                if start == 1 and end == 14:
+                    continue
+                melds.append(tuple(suit * 13 + (r - 1) % 13 for r in range(start, end + 1)))
+    by_face: list[list[tuple[int, ...]]] = [[] for _ in range(52)]
+    for meld in melds:
+        for face in meld:
+            by_face[face].append(meld)
+    return tuple(tuple(m) for m in by_face)
+
+
+_Anchor = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int]
+"""A meld started at a position: (mask of later positions, slot increment, wild slots
+below, positions of those, the meld's faces, 1 for a run that stays open)."""
+
+
+@cache
+def _anchors(
+    ace_low: bool, ace_high: bool, min_size: int, max_set: int
+) -> tuple[tuple[_Anchor, ...], ...]:
+    """Per position, the melds that can start there (its face is the lowest real card),
+    longest first."""
+    universe = meld_universe(ace_low, ace_high, min_size, max_set)
+    out: list[tuple[_Anchor, ...]] = []
+    for k, face in enumerate(_ORDER):
+        found: list[_Anchor] = []
+        for meld in universe[face]:
+            ranks = {g % 13 for g in meld}
+            is_run = len(ranks) > 1
+            high = is_run and 0 in ranks and 12 in ranks
+            # A run without a high ace is started at its shortest and extended face by
+            # face later (it stays open); a run up to a high ace is chosen whole.
+            if is_run and not high and len(meld) > min_size:
+                continue
+            mask = 0
+            inc = 1 << (_BITS * k)
+            below: list[int] = []
+            for g in meld:
+                q = _POSITION[g]
+                if q > k:
+                    mask |= 1 << q
+                    inc += 1 << (_BITS * q)
+                elif q < k:
+                    below.append(q)
+            found.append((mask, inc, len(below), tuple(below), meld, int(is_run and not high)))
+        found.sort(key=lambda a: (a[2], len(a[4])))
+        out.append(tuple(found))
+    return tuple(out)
+
+
+@cache
+def _meld_positions(
+    ace_low: bool, ace_high: bool, min_size: int, max_set: int
+) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per position, the melds through its face as sorted positions."""
+    universe = meld_universe(ace_low, ace_high, min_size, max_set)
+    return tuple(
+        tuple(tuple(sorted(_POSITION[g] for g in meld)) for meld in universe[face])
+        for face in _ORDER
+    )
+
+
+@dataclass(slots=True)
+class PlacementProblem:
+    """Per-face counts of one placement problem (faces 0-51)."""
+
+    real: list[int]
+    """Real table cards."""
+    jokers: list[int]
+    """Table jokers declared as the face."""
+    hand: list[int]
+    """Hand cards of the face."""
+    cap: list[int]
+    """Most items of the face on the new table (real cards and declarations)."""
+    weight: list[int]
+    """Score of laying one hand card of the face."""
+    hand_jokers: int
+    joker_weight: int
+    ace_low: bool
+    ace_high: bool
+    min_size: int
+    max_set: int
+    old_melds: frozenset[tuple[int, ...]] = frozenset()
+    """The table's melds as sorted faces: tried first, so that they tend to stay."""
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """An optimal layout of one problem, at the level of faces."""
+
+    score: int
+    melds: list[tuple[int, ...]]
+    """Each meld as its faces."""
+    wild: list[int]
+    """Per face, how many of its slots hold a wild joker (freed or from the hand)."""
+    freed: list[int]
+    """Per face, table jokers declared as it that are freed."""
+    hand_used: list[int]
+    """Per face, hand cards laid."""
+    hand_jokers_used: int
+
+
+def live_hand(problem: PlacementProblem) -> tuple[list[int], int]:
+    """The hand cards (per face) that can join some meld, dead ones dropped until none
+    is left, and how many jokers could become wild."""
+    p = problem
+    hand = [min(p.hand[f], max(0, p.cap[f] - p.real[f])) for f in range(52)]
+    universe = meld_universe(p.ace_low, p.ace_high, p.min_size, p.max_set)
+    while True:
+        wild = p.hand_jokers + sum(
+            p.jokers[f] for f in range(52) if p.jokers[f] and p.real[f] + hand[f]
+        )
+        have = [p.real[f] + p.jokers[f] + hand[f] for f in range(52)]
+        dropped = False
+        for face in range(52):
+            if not hand[face]:
+                continue
+            for meld in universe[face]:
+                missing = 0
+                for g in meld:
+                    if not have[g]:
+                        missing += 1
+                        if missing > wild:
+                            break
+                else:
+                    break  # this meld can be made
+            else:
+                hand[face] = 0
+                have[face] = p.real[face] + p.jokers[face]
+                dropped = True
+        if not dropped:
+            return hand, wild
+
+
+class _GoalReachedError(Exception):
+    """Raised inside the search when a layout lays every live hand card."""
+
+
+class SearchBudgetError(Exception):
+    """The search visited more states than it was allowed (the caller falls back)."""
+
+
+def solve_placement(
+    problem: PlacementProblem,
+    faces: Sequence[int],
+    hand: Sequence[int],
+    wild_max: int,
+    floor: int,
+    budget: int = 1 << 62,
+) -> SearchResult | None:
+    """The best layout of the items on ``faces`` that scores more than ``floor``.
+
+    ``hand`` gives the live hand cards per face, ``wild_max`` how many jokers can
+    become wild (0 to ignore every other face). Returns None when nothing beats
+    ``floor``. Needs ``wild_max < min_size``: no meld of jokers alone.
+    """
+    p = problem
+    assert wild_max < p.min_size and wild_max <= 2  # room is tracked as 0, 1 or more
+    hj = p.hand_jokers if wild_max else 0
+    jw = p.joker_weight
+    real = [0] * 52
+    jokers = [0] * 52
+    opt = [0] * 52
+    limit = [0] * 52
+    cap = [0] * 52
+    weight = [0] * 52
+    chosen = set(faces)
+    present = 0
+    items_at = [0] * 52
+    for k, face in enumerate(_ORDER):
+        cap[k] = p.cap[face]
+        weight[k] = p.weight[face]
+        if face in chosen:
+            real[k] = p.real[face]
+            jokers[k] = p.jokers[face]
+            opt[k] = hand[face]
+        items = items_at[k] = real[k] + jokers[k] + opt[k]
+        limit[k] = min(cap[k], items + wild_max)
+        if limit[k]:
+            present |= 1 << k
+    last = max((_POSITION[f] for f in faces), default=-1) + 1
+    n = 52 if wild_max else last
+    # The last position from which a meld through each face can still start: past it,
+    # a face gets no more slots, so its hand cards beyond those slots are lost and its
+    # table items must already be covered.
+    through = _meld_positions(p.ace_low, p.ace_high, p.min_size, p.max_set)
+    potential = [0] * (n + 1)
+    frozen: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n + 1)]
+    goal = 0
+    for q in range(n):
+        if not items_at[q]:
+            continue
+        latest = -1
+        for meld in through[q]:
+            absent = 0
+            for g in meld:
+                if not items_at[g]:
+                    absent += 1
+            if absent > wild_max:
+                continue
+            spare = wild_max - absent  # faces below the start that jokers can fill
+            reals = [g for g in meld if items_at[g]]
+            start = reals[spare] if spare < len(reals) else q
+            if start > latest:
+                latest = start
+                if latest >= q:
+                    break
+        latest = min(latest, q)
+        goal += weight[q] * opt[q]
+        if latest >= 0:
+            potential[latest] += weight[q] * opt[q]
+        r, jk = real[q], jokers[q]
+        need = max(r, jk) if jk and r + opt[q] and wild_max else r + jk
+        for k in range(latest + 1, q + 1):
+            frozen[k].append((q, need, r + jk, opt[q]))
+    for k in range(n - 1, -1, -1):
+        potential[k] += potential[k + 1]
+    free_ahead = [0] * (n + 1)
+    for k in range(n - 1, -1, -1):
+        free_ahead[k] = free_ahead[k + 1] + (jokers[k] if real[k] + opt[k] else 0)
+    joker_bound = hj * jw
+    goal += joker_bound
+    if goal <= floor:
+        return None
+    table = _anchors(p.ace_low, p.ace_high, p.min_size, p.max_set)
+    anchors: list[tuple[_Anchor, ...] | None] = [None] * n
+
+    old = p.old_melds
+
+    def anchors_at(k: int) -> tuple[_Anchor, ...]:
+        found = [a for a in table[k] if not a[0] & ~present and a[2] <= wild_max]
+        found.sort(key=lambda a: (tuple(sorted(a[4])) not in old, a[2]))
+        result = anchors[k] = tuple(found)
+        return result
+
+    # Open runs: per suit, ``size`` counters of 3 bits; counter 0 holds the runs that
+    # may take the suit's next face, counter i those whose shortest part ends i faces
+    # of the suit later.
+    size = p.min_size
+    width = _BITS * size
+    suit_mask = (1 << width) - 1
+
+    memo: dict[tuple[int, ...], int] = {}
+    path: list[tuple[int, int, int, int]] = []
+    best: list[tuple[int, list[tuple[int, int, int, int]], int, int]] = []
+    threshold = floor
+
+    def visit(
+        k: int,
+        j: int,
+        u: int,
+        placed: int,
+        pending: int,
+        freed: int,
+        full: int,
+        one: int,
+        score: int,
+        pipe: int,
+        fresh: int,
+    ) -> int:
+        """Search below one state; return an upper bound on its best total."""
+        nonlocal threshold
+        if k == n:
+            if not freed <= placed <= freed + hj:
+                return _NEG
+            total = score + (placed - freed) * jw
+            if total > threshold:
+                best[:] = [(total, list(path), placed, freed)]
+                threshold = total
+                if total >= goal:
+                    raise _GoalReachedError
+            return total
+        bound = score + potential[k] + joker_bound
+        for q, need, forced, o in frozen[k]:
+            if (pipe >> (width * (q & 3))) & suit_mask:
+                bound += weight[q] * o  # an open run of its suit may still reach it
+                continue
+            slots = (u >> (_BITS * q)) & _FIELD
+            if slots < need:
+                return _NEG  # a table item that no meld can cover any more
+            if slots > forced:
+                bound += weight[q] * (o if slots - forced > o else slots - forced)
+        if bound <= threshold:
+            return bound
+        if placed > freed + hj + free_ahead[k]:
+            return _NEG
+        shift = _BITS * k
+        rest = u >> shift
+        key = (k, j, rest, placed, freed, full, one, pipe, fresh)
+        known = memo.get(key)
+        if known is not None and score + known <= threshold:
+            return score + known
+        if len(memo) > budget:
+            raise SearchBudgetError
+        result = _NEG
+        used = rest & _FIELD
+        r, jk, o = real[k], jokers[k], opt[k]
+        # A meld starts at its lowest real card: one must be left here.
+        if used < items_at[k]:
+            options = anchors[k] or anchors_at(k)
+            for idx in range(j, len(options)):
+                mask, inc, n_below, below, _faces, opens = options[idx]
+                ok = True
+                extra = n_below  # slots that only a wild joker can fill
+                m = mask
+                while m:
+                    low = m & -m
+                    q = low.bit_length() - 1
+                    slots = (u >> (_BITS * q)) & _FIELD
+                    if slots >= limit[q]:
+                        ok = False
+                        break
+                    if slots >= items_at[q]:
+                        extra += 1
+                    m ^= low
+                if not ok or placed + pending + extra > wild_max:
+                    continue
+                nfull, none = full, one
+                if n_below:
+                    for q in below:
+                        bit = 1 << q
+                        if nfull & bit:
+                            ok = False
+                            break
+                        if none & bit:
+                            none ^= bit
+                            nfull |= bit
+                    if not ok:
+                        continue
+                path.append((0, k, idx, 0))
+                found = visit(
+                    k,
+                    idx,
+                    u + inc,
+                    placed + n_below,
+                    pending + extra - n_below,
+                    freed,
+                    nfull,
+                    none,
+                    score,
+                    pipe,
+                    fresh + opens,
+                )
+                path.pop()
+                if found > result:
+                    result = found
+        # Close the face: x of its jokers freed, ``reals`` slots hold its own items.
+        excess = used - items_at[k] if used > items_at[k] else 0
+        others = pending - excess  # wild slots promised at later faces
+        # The suit's open runs move one face on; the next face may extend its suit's.
+        suit_shift = width * (k & 3)
+        fields = (pipe >> suit_shift) & suit_mask
+        moved = (fields & _FIELD) + ((fields >> _BITS) & _FIELD)
+        moved |= (fields >> (2 * _BITS)) << _BITS
+        moved = (moved & ((1 << (width - _BITS)) - 1)) | (fresh << (width - _BITS))
+        base_pipe = (pipe & ~(suit_mask << suit_shift)) | (moved << suit_shift)
+        nxt = k + 1
+        if nxt < n:
+            next_shift = width * (nxt & 3)
+            waiting = (base_pipe >> next_shift) & _FIELD
+            at_next = (u >> (_BITS * nxt)) & _FIELD
+            most_ext = max(0, min(waiting, limit[nxt] - at_next))
+        else:
+            waiting = most_ext = at_next = next_shift = 0
+        if used <= cap[k]:
+            for x in range(jk, -1, -1):
+                kept = r + jk - x
+                most = min(used, kept + o)
+                fewest = max(kept, used - (wild_max - placed - others), x and jk)
+                for reals in range(most, fewest - 1, -1):
+                    wild = used - reals
+                    nfull, none = full, one
+                    if wild_max:
+                        room = cap[k] - used
+                        if room == 0:
+                            nfull |= 1 << k
+                        elif room == 1:
+                            none |= 1 << k
+                    path.append((1, k, x, reals))
+                    for ext in range(most_ext, -1, -1):
+                        grown = 0
+                        if ext:
+                            before = at_next - items_at[nxt] if at_next > items_at[nxt] else 0
+                            after = at_next + ext - items_at[nxt]
+                            grown = (after if after > 0 else 0) - before
+                            if placed + wild + others + grown > wild_max:
+                                continue
+                        new_pipe = base_pipe & ~(_FIELD << next_shift) | (ext << next_shift)
+                        path.append((2, nxt, ext, 0))
+                        found = visit(
+                            nxt,
+                            0,
+                            u + (ext << (_BITS * nxt)),
+                            placed + wild,
+                            others + grown,
+                            freed + x,
+                            nfull,
+                            none,
+                            score + (reals - kept) * weight[k],
+                            new_pipe if nxt < n else 0,
+                            0,
+                        )
+                        path.pop()
+                        if found > result:
+                            result = found
+                    path.pop()
+        future = result - score
+        if known is None or future < known:
+            memo[key] = future
+        return result
+
+    with contextlib.suppress(_GoalReachedError):
+        visit(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    if not best:
+        return None
+    total, steps, placed, freed_count = best[0]
+    melds: list[tuple[int, ...]] = []
+    wild = [0] * 52
+    freed = [0] * 52
+    hand_used = [0] * 52
+    slots = [0] * 52
+    # Replay the steps; open runs move through per-suit pipelines as in the search.
+    pipes: list[list[list[list[int]]]] = [[[] for _ in range(size)] for _ in range(4)]
+    started: list[list[int]] = []
+    for kind, k, a, b in steps:
+        if kind == 0:
+            option = anchors[k]
+            assert option is not None
+            meld_faces, opens = option[a][4], option[a][5]
+            if opens:
+                started.append(sorted(meld_faces, key=lambda g: g % 13))
+            else:
+                melds.append(meld_faces)
+        elif kind == 1:
+            face = _ORDER[k]
+            freed[face] = a
+            hand_used[face] = b - (real[k] + jokers[k] - a)
+            lanes = pipes[k & 3]
+            pipes[k & 3] = [lanes[0] + lanes[1], *lanes[2:], started]
+            started = []
+        else:
+            lanes = pipes[k & 3]
+            for run in lanes[0][a:]:
+                melds.append(tuple(run))
+            for run in lanes[0][:a]:
+                run.append(_ORDER[k])
+            lanes[0] = lanes[0][:a]
+    for lanes in pipes:
+        for lane in lanes:
+            melds.extend(tuple(run) for run in lane)
+    for meld in melds:
+        for g in meld:
+            slots[g] += 1
+    # Wild slots per face: every slot not filled by the face's own items.
+    for face in range(52):
+        k = _POSITION[face]
+        own = real[k] + jokers[k] - freed[face] + hand_used[face]
+        wild[face] = slots[face] - own
+    return SearchResult(total, melds, wild, freed, hand_used, placed - freed_count)

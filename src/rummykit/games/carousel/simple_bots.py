@@ -1,0 +1,165 @@
+"""Carousel bots: a random one and a solver-driven heuristic.
+
+The random bot draws, and when it can it places one random simple meld: a new meld of
+three natural cards from its hand, or one hand card added to a table meld. The
+heuristic bot asks the exact solver for the placement of greatest value as soon as it
+has one, and knocks when its hand is low enough and no opponent is close to out.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+
+from rummykit.cards import Card, make_rng
+from rummykit.games.carousel.hand import (
+    CarouselAction,
+    CarouselObservation,
+    CarouselRules,
+    carousel_hand_value,
+)
+from rummykit.melds import CAROUSEL_MELDS, is_meld
+
+__all__ = ["CarouselHeuristicBot", "CarouselRandomBot", "simple_placements"]
+
+
+def simple_placements(
+    table: Sequence[Sequence[Card]], hand: Sequence[Card]
+) -> list[list[tuple[Card, ...]]]:
+    """Layouts that add one new three-card meld from the hand (natural cards) or one
+    hand card at the end of a table meld, everything else unchanged."""
+    layouts: list[list[tuple[Card, ...]]] = []
+    base = [tuple(meld) for meld in table]
+    naturals = [card for card in hand if not card.is_joker]
+    faces = [card.face for card in naturals]
+    # One card per face is enough (a second copy makes the same layout).
+    by_face: dict[int, Card] = {}
+    for card in naturals:
+        by_face.setdefault(card.face, card)
+    trios: list[tuple[int, int, int]] = []
+    for rank in range(13):
+        same_rank = [suit * 13 + rank for suit in range(4) if suit * 13 + rank in by_face]
+        trios.extend(itertools.combinations(same_rank, 3))
+    for suit in range(4):
+        row = [suit * 13 + rank in by_face for rank in range(13)]
+        row.append(row[0])  # the ace again, high
+        for low in range(12):
+            if row[low] and row[low + 1] and row[low + 2]:
+                trios.append((suit * 13 + low, suit * 13 + low + 1, suit * 13 + (low + 2) % 13))
+    for trio in sorted(trios):
+        layouts.append([*base, tuple(by_face[face] for face in trio)])
+    for index, meld in enumerate(base):
+        # Table jokers carry declarations, so every table card stands for one face.
+        shown = [card.declared if card.is_joker else card for card in meld]
+        ranks = {face.face % 13 for face in shown if face is not None}
+        meld_suits = {face.face // 13 for face in shown if face is not None}
+        # A card can only join a group of its rank or touch a run of its suit.
+        near = {(r + d) % 13 for r in ranks for d in (-1, 1)} if len(ranks) > 1 else ranks
+        for card, face in zip(naturals, faces, strict=True):
+            if face % 13 not in near or (len(ranks) > 1 and face // 13 not in meld_suits):
+                continue
+            extended = (*meld, card)
+            if is_meld(extended, CAROUSEL_MELDS):
+                layouts.append([*base[:index], extended, *base[index + 1 :]])
+    return layouts
+
+
+class CarouselRandomBot:
+    """Draws until it must stop; places one random simple meld when it can.
+
+    ``rules`` (default: the reference rules) tell it when melding is open, how many
+    decks are in play and whether the joker copy limit applies; a simple layout that the
+    engine would refuse (the copy limit) is never submitted.
+    """
+
+    name = "random"
+
+    def __init__(
+        self, seed: int | random.Random | None = None, *, rules: CarouselRules | None = None
+    ) -> None:
+        self.rng = make_rng(seed)
+        self.rules = rules or CarouselRules()
+
+    def act(
+        self, observation: CarouselObservation, legal_actions: Sequence[CarouselAction]
+    ) -> CarouselAction:
+        """Meld when a simple placement exists and melding is open, else a random finite
+        action."""
+        from rummykit.games.carousel.arrange import IllegalLayoutError, check_layout
+
+        if _may_meld(observation, self.rules) and not observation.melded:
+            layouts = simple_placements(observation.table, observation.hand)
+            # Natural cards added to a table without jokers are always legal; with a
+            # declared joker on the table a real card may break the copy limit.
+            jokers = any(card.is_joker for meld in observation.table for card in meld)
+            while layouts:
+                layout = layouts.pop(self.rng.randrange(len(layouts)))
+                if not jokers:
+                    return CarouselAction.meld(layout)
+                try:
+                    check_layout(
+                        observation.table,
+                        layout,
+                        observation.hand,
+                        rules=self.rules.meld_rules,
+                        decks=self.rules.decks_for(observation.players),
+                        joker_copy_limit=self.rules.joker_copy_limit,
+                    )
+                except IllegalLayoutError:
+                    continue
+                return CarouselAction.meld(layout)
+        if not legal_actions:
+            raise ValueError("no legal action and no meld to make")
+        return self.rng.choice(list(legal_actions))
+
+
+def _may_meld(observation: CarouselObservation, rules: CarouselRules | None = None) -> bool:
+    rules = rules or CarouselRules()
+    if observation.final_lap or observation.melded:
+        return True
+    return observation.draws < rules.max_draws or rules.meld_after_last_draw
+
+
+class CarouselHeuristicBot:
+    """Places the most value as soon as it can; knocks when its hand is low and no
+    opponent is about to go out."""
+
+    name = "heuristic"
+
+    def __init__(self, rules: CarouselRules | None = None, *, decks: int | None = None) -> None:
+        self.rules = rules or CarouselRules()
+        self.decks = decks
+
+    def act(
+        self, observation: CarouselObservation, legal_actions: Sequence[CarouselAction]
+    ) -> CarouselAction:
+        """Choose an action from the observation."""
+        from rummykit.games.carousel.arrange import best_placement
+
+        kinds = {action.kind: action for action in legal_actions}
+        if _may_meld(observation, self.rules) and not observation.melded:
+            decks = self.decks or self.rules.decks_for(observation.players)
+            placement = best_placement(
+                list(observation.table),
+                list(observation.hand),
+                rules=self.rules.meld_rules,
+                decks=decks,
+                joker_copy_limit=self.rules.joker_copy_limit,
+                joker_value=self.rules.joker_value,
+            )
+            if placement is not None and placement.cards:
+                return CarouselAction.meld(placement.layout)
+        if "draw" in kinds:
+            return kinds["draw"]
+        if "knock" in kinds and self._knock_is_good(observation):
+            return kinds["knock"]
+        if "end_turn" in kinds:
+            return kinds["end_turn"]
+        return legal_actions[0]
+
+    def _knock_is_good(self, observation: CarouselObservation) -> bool:
+        value = carousel_hand_value(observation.hand, self.rules)
+        others = [n for s, n in enumerate(observation.hand_sizes) if s != observation.seat]
+        # A player holding one or two cards may well hold less than we do.
+        return value <= 1 or min(others, default=10) >= 3

@@ -1,1 +1,0 @@
-"""Variant engines: gin (rules/gin.md)."""
