@@ -22,9 +22,12 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from rummykit.server import queries
+from rummykit.server.config import ServerConfig
+from rummykit.server.connections import Client
+from rummykit.server.live_table import LiveTable
 from rummykit.server.protocol import PROTOCOL_VERSION, RateLimiter, ServerError, parse_message
 from rummykit.server.store import Store
-from rummykit.server.tables import Client, LiveTable, ServerConfig, TableManager
+from rummykit.server.tables import TableManager
 from rummykit.server.variants import ADAPTERS, get_adapter
 
 __all__ = ["create_app", "web_root"]
