@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
-from rummykit.core import IllegalActionError, InvalidActionError
+from rummykit.core import Event, IllegalActionError, InvalidActionError
 from rummykit.server.connections import Client, encode_json
 from rummykit.server.live_table import LiveTable
 from rummykit.server.protocol import ServerError
@@ -85,26 +86,7 @@ class MovePipeline:
             table.status = status
         if reply_to is not None:
             reply_to.send({"type": "ack", "id": request_id, "seq": seq})
-        # One view and one encoding per seat (and one for all spectators), built only
-        # for the seats somebody is connected to.
-        texts: dict[int | None, str] = {}
-        for client in table.clients():
-            key = client.seat
-            text = texts.get(key)
-            if text is None:
-                message: JSON = {
-                    "type": "update",
-                    "seq": seq,
-                    "actor": seat,
-                    "by": actor,
-                    "status": table.status,
-                    "events": game.events_for(applied.events, key),
-                    "view": game.view(key),
-                }
-                if key == seat:
-                    message["action"] = applied.action
-                text = texts[key] = encode_json(message)
-            client.send_text(text)
+        _send_update(table, seq, seat, actor, applied.events, applied.action)
         return seq
 
     @staticmethod
@@ -113,3 +95,32 @@ class MovePipeline:
         table.game = table.adapter.replay(
             table.rules, seats=len(table.seats), seed=table.seed, actions=table.actions
         )
+
+
+def _send_update(
+    table: LiveTable, seq: int, seat: int, actor: str, events: Sequence[Event], action: JSON
+) -> None:
+    """Send every connection its ``update`` for the action ``seat`` just played.
+
+    One view and one encoding per seat (and one for all spectators), built only for
+    the seats somebody is connected to.
+    """
+    game = table.game
+    texts: dict[int | None, str] = {}
+    for client in table.clients():
+        key = client.seat
+        text = texts.get(key)
+        if text is None:
+            message: JSON = {
+                "type": "update",
+                "seq": seq,
+                "actor": seat,
+                "by": actor,
+                "status": table.status,
+                "events": game.events_for(events, key),
+                "view": game.view(key),
+            }
+            if key == seat:
+                message["action"] = action
+            text = texts[key] = encode_json(message)
+        client.send_text(text)
