@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummykit.core import Event, IllegalActionError, InvalidActionError
+from rummykit.server.commit_queue import CommitQueue
 from rummykit.server.connections import Client, encode_json
 from rummykit.server.live_table import LiveTable
 from rummykit.server.protocol import ServerError
-from rummykit.server.store import ActionRow, CommitQueue, Store
+from rummykit.server.store import ActionRow, Store
 
 __all__ = ["MovePipeline"]
 

@@ -20,12 +20,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from rummykit.server.bot_turns import BotTurns, make_bots
+from rummykit.server.commit_queue import CommitQueue
 from rummykit.server.config import ServerConfig
 from rummykit.server.connections import Client
 from rummykit.server.live_table import LiveTable, clean_name, hash_token
 from rummykit.server.moves import MovePipeline
 from rummykit.server.protocol import PROTOCOL_VERSION, ServerError
-from rummykit.server.store import CommitQueue, Store, TableRow
+from rummykit.server.store import Store, TableRow
 from rummykit.server.table_requests import parse_table_request
 from rummykit.server.variants import VariantAdapter, get_adapter
 
