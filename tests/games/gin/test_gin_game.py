@@ -181,7 +181,9 @@ def test_whole_match_through_typed_commands(seed: int) -> None:
         return as_command(advisor.act(match.observation(0), match.legal_actions()))
 
     out: list[str] = []
-    TerminalSession(match, GinScreen(match), {1: GinHeuristicBot()}, read=read, say=out.append).run()
+    TerminalSession(
+        match, GinScreen(match), {1: GinHeuristicBot()}, read=read, say=out.append
+    ).run()
     assert match.is_over
     text = "\n".join(out)
     assert "Match over. Score sheet:" in text
