@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 
 import pytest
@@ -175,3 +176,33 @@ def test_whole_game_through_typed_commands(name: str, players: int, seed: int) -
     result = game.result
     assert result is not None
     assert ("You win the game!" in text or "share the win!" in text) == (0 in result.winners)
+
+
+def test_prompts_offer_only_the_plays_legal_now() -> None:
+    game = RamiGame(preset("rami51"), 2, 1)
+    game.round = rig(
+        players=2, rules=game.rules, hands={0: "7S 8S 9S KH KS KD 2C 5D"}, phase="play"
+    )
+    typed = Typed(["open 7S 8S 9S | KH KS KD"])
+    play(game, typed)
+    # 24 + 30 opens; afterwards nothing fits (2C, 5D) and the plays end.
+    assert typed.prompts == ["open, end or discard? > ", "end or discard? > "]
+
+
+@pytest.mark.parametrize(("top", "prompt"), [("9S", "draw or take? > "), ("2D", "draw? > ")])
+def test_take_is_offered_when_the_discard_must_be_laid_and_can_be(top: str, prompt: str) -> None:
+    rules = dataclasses.replace(preset("rami51"), discard_must_be_melded=True)
+    game = RamiGame(rules, 2, 1)
+    game.round = rig(
+        players=2,
+        rules=rules,
+        hands={0: "KC 4D 7H", 1: "4C 9C JD QD"},
+        table=[(1, "6S 7S 8S"), (0, "KH KS KD")],
+        discard=top,
+    )
+    typed = Typed([f"take add {top} to 1"] if top == "9S" else [])
+    out = play(game, typed)
+    assert typed.prompts[0] == prompt
+    if top == "9S":
+        assert [format_cards(c.cards) for c in game.round.table][0] == "6S 7S 8S 9S"
+        assert "Not allowed" not in "\n".join(out)
