@@ -64,7 +64,7 @@ def help_text(game_help: str) -> str:
       help    this text
       quit    leave the game (end of input does too)
     """
-    found = re.search(r"^  \S+(?: \S+)*\s{2,}", game_help, re.MULTILINE)
+    found = re.search(r"^  \S+(?: \S+)* {2,}", game_help, re.MULTILINE)
     column = len(found.group()) if found else 10
     added = [f"  {word:<{column - 2}}{what}" for word, what in _LOOP_COMMANDS]
     return "\n".join([game_help, *added])
