@@ -21,29 +21,22 @@ RAMI_VARIANTS = ("rami51", "rami40", "rami51-house", "rami40-house")
 VARIANTS = ("gin", "carousel", *RAMI_VARIANTS)
 
 
-def _parse_option(text: str, rules_type: type[Any]) -> tuple[str, Any]:
-    name, sep, raw = text.partition("=")
-    name = name.strip().replace("-", "_")
-    known = {f.name: f for f in dataclasses.fields(rules_type)}
-    if not sep or name not in known:
-        raise typer.BadParameter(
-            f"--option takes NAME=VALUE with NAME one of: {', '.join(sorted(known))}"
-        )
-    default = getattr(rules_type(), name)
-    raw = raw.strip()
-    value: Any
-    if isinstance(default, bool):
-        if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
-            raise typer.BadParameter(f"{name} takes true or false, not {raw!r}")
-        value = raw.lower() in ("true", "1", "yes")
-    elif isinstance(default, int):
+def _rule_changes(rules_type: type[Any], texts: Iterable[str]) -> dict[str, Any]:
+    """``-o NAME=VALUE`` options as typed changes, each read by its declaration."""
+    from rummykit.errors import InvalidOptionError
+    from rummykit.options import option_of
+
+    changes: dict[str, Any] = {}
+    for text in texts:
+        name, sep, raw = text.partition("=")
         try:
-            value = int(raw)
-        except ValueError:
-            raise typer.BadParameter(f"{name} takes a whole number, not {raw!r}") from None
-    else:
-        value = raw
-    return name, value
+            if not sep:
+                raise InvalidOptionError(f"write an option as NAME=VALUE, not {text!r}")
+            declared = option_of(rules_type, name)
+            changes[declared.name] = declared.parse(raw)
+        except InvalidOptionError as error:
+            raise typer.BadParameter(str(error), param_hint="--option") from None
+    return changes
 
 
 @app.command()
@@ -68,13 +61,17 @@ def play(
             help="Rami (2-6, default 4) or Carousel (2-5, default 3): players, you included."
         ),
     ] = None,
-    knock_limit: Annotated[int | None, typer.Option(help="Most deadwood to knock (10).")] = None,
-    target: Annotated[int | None, typer.Option(help="Points that end the match (100).")] = None,
+    knock_limit: Annotated[
+        int | None, typer.Option(help="Gin: most deadwood to knock (10); Carousel: 5.")
+    ] = None,
+    target: Annotated[
+        int | None, typer.Option(help="Points that end the game (Gin 100, Carousel 150).")
+    ] = None,
     big_gin_bonus: Annotated[
-        int | None, typer.Option(help="Big gin bonus; 0 disables (31).")
+        int | None, typer.Option(help="Gin: big gin bonus; 0 disables (31).")
     ] = None,
     ace_high: Annotated[
-        bool, typer.Option(help="Allow Q-K-A runs (not the reference rule).")
+        bool, typer.Option(help="Gin: allow Q-K-A runs (not the reference rule).")
     ] = False,
     option: Annotated[
         list[str] | None,
@@ -85,7 +82,7 @@ def play(
         typer.Option(help="Import a module or .py file that registers bots (repeatable)."),
     ] = None,
 ) -> None:
-    """Play a match in the terminal against a bot."""
+    """Play a game in the terminal against bots."""
     from rummykit.sim.registry import load_plugin
 
     for plugin in load or ():
@@ -97,69 +94,91 @@ def play(
         raise typer.BadParameter(
             f"unknown variant {variant!r}; available: {', '.join(VARIANTS)}", param_hint="VARIANT"
         )
+    flags = {
+        "knock_limit": knock_limit,
+        "target": target,
+        "big_gin_bonus": big_gin_bonus,
+        "ace_high_runs": True if ace_high else None,
+    }
+    given = {name: value for name, value in flags.items() if value is not None}
     if variant in RAMI_VARIANTS:
-        _play_rami(variant, players=players or 4, bot=bot, seed=seed, options=option or [])
-        return
-    if variant == "carousel":
-        _play_carousel(players=players or 3, bot=bot, seed=seed, options=option or [])
-        return
-    changes: dict[str, Any] = {}
-    for name, value in (("knock_limit", knock_limit), ("target", target)):
-        if value is not None:
-            changes[name] = value
-    if big_gin_bonus is not None:
-        changes["big_gin_bonus"] = big_gin_bonus
-    if ace_high:
-        changes["ace_high_runs"] = True
-    for text in option or ():
-        name, value = _parse_option(text, GinRules)
-        changes[name] = value
+        _play_rami(
+            variant, players=players or 4, bot=bot, seed=seed, options=option or [], flags=given
+        )
+    elif variant == "carousel":
+        _play_carousel(players=players or 3, bot=bot, seed=seed, options=option or [], flags=given)
+    else:
+        _play_gin(bot=bot, seed=seed, options=option or [], flags=given)
+
+
+def _rules(rules_type: type[Any], base: Any, flags: dict[str, Any], options: list[str]) -> Any:
+    """``base`` rules with the flags, then the ``-o`` options, applied and checked."""
+    from rummykit.options import options_of
+
+    known = {declared.name for declared in options_of(rules_type)}
+    for name in flags:
+        if name not in known:
+            flag = "--ace-high" if name == "ace_high_runs" else "--" + name.replace("_", "-")
+            raise typer.BadParameter(f"{flag} is not an option of this game", param_hint=flag)
+    changes = {**flags, **_rule_changes(rules_type, options)}
     try:
-        rules = GinRules(**changes)
-    except ValueError as error:
+        return dataclasses.replace(base, **changes)
+    except (ValueError, TypeError) as error:
         raise typer.BadParameter(str(error)) from None
+
+
+def _play_gin(*, bot: str, seed: int | None, options: list[str], flags: dict[str, Any]) -> None:
+    """Gin in the terminal: you against one bot."""
+    from rummykit.games.gin import GinMatch
+    from rummykit.games.gin.terminal import GinScreen
+    from rummykit.terminal import TerminalSession, card_style
+
+    rules = _rules(GinRules, GinRules(), flags, options)
     (opponent,) = _registered_bots("gin", bot, seats=[1], seed=seed, rules=rules, players=2)
-    from rummykit.games.gin.terminal import GinTerminalGame
+    match = GinMatch(rules, seed)
+    TerminalSession(match, GinScreen(match, card_text=card_style()), {1: opponent}).run()
 
-    GinTerminalGame(opponent, rules=rules, seed=seed).run()
 
-
-def _play_carousel(*, players: int, bot: str, seed: int | None, options: list[str]) -> None:
+def _play_carousel(
+    *, players: int, bot: str, seed: int | None, options: list[str], flags: dict[str, Any]
+) -> None:
     """Carousel in the terminal: you and ``players - 1`` bots."""
-    from rummykit.games.carousel import CarouselRules
-    from rummykit.games.carousel.terminal import CarouselTerminalGame
+    from rummykit.games.carousel import CarouselGame, CarouselRules
+    from rummykit.games.carousel.terminal import CarouselScreen
+    from rummykit.terminal import TerminalSession, card_style
 
     if not 2 <= players <= 5:
         raise typer.BadParameter(f"carousel is played by 2-5 players, not {players}")
-    changes = dict(_parse_option(text, CarouselRules) for text in options)
-    try:
-        rules = CarouselRules(**changes)
-    except (ValueError, TypeError) as error:
-        raise typer.BadParameter(str(error)) from None
-    bots = _registered_bots(
-        "carousel", bot, seats=range(1, players), seed=seed, rules=rules, players=players
-    )
-    CarouselTerminalGame(bots, rules=rules, seed=seed).run()
+    rules = _rules(CarouselRules, CarouselRules(), flags, options)
+    seats = range(1, players)
+    bots = _registered_bots("carousel", bot, seats=seats, seed=seed, rules=rules, players=players)
+    game = CarouselGame(rules, players=players, seed=seed)
+    screen = CarouselScreen(game, card_text=card_style())
+    TerminalSession(game, screen, dict(zip(seats, bots, strict=True))).run()
 
 
 def _play_rami(
-    variant: str, *, players: int, bot: str, seed: int | None, options: list[str]
+    variant: str,
+    *,
+    players: int,
+    bot: str,
+    seed: int | None,
+    options: list[str],
+    flags: dict[str, Any],
 ) -> None:
     """Rami 40 / 51 in the terminal: you and ``players - 1`` bots."""
-    from rummykit.games.rami import parse_option, preset
-    from rummykit.games.rami.terminal import run_rami_terminal
+    from rummykit.games.rami import RamiGame, RamiRules, preset
+    from rummykit.games.rami.terminal import RamiScreen
+    from rummykit.terminal import TerminalSession, card_style
 
     if not 2 <= players <= 6:
         raise typer.BadParameter(f"rami is played by 2-6 players, not {players}")
-    try:
-        changes = dict(parse_option(text) for text in options)
-        rules = dataclasses.replace(preset(variant), **changes)
-    except (ValueError, TypeError) as error:
-        raise typer.BadParameter(str(error)) from None
+    rules = _rules(RamiRules, preset(variant), flags, options)
     seats = range(1, players)
     bots = _registered_bots(variant, bot, seats=seats, seed=seed, rules=rules, players=players)
-    by_seat = dict(zip(seats, bots, strict=True))
-    run_rami_terminal(variant, players, bot, seed, input, print, rules=rules, bots=by_seat)
+    game = RamiGame(rules, players, seed)
+    screen = RamiScreen(game, variant=variant, card_text=card_style())
+    TerminalSession(game, screen, dict(zip(seats, bots, strict=True))).run()
 
 
 def _registered_bots(

@@ -16,7 +16,8 @@ from rummykit.cards import format_cards
 from rummykit.games.carousel.game import CarouselGame
 from rummykit.games.carousel.hand import CarouselAction
 from rummykit.games.carousel.simple_bots import CarouselHeuristicBot, CarouselRandomBot
-from rummykit.games.carousel.terminal import HELP, CarouselTerminalGame
+from rummykit.games.carousel.terminal import HELP, CarouselScreen
+from rummykit.terminal import TerminalSession
 
 
 class Script:
@@ -39,15 +40,16 @@ def terminal(
     seed: int = 1,
     top: str = "",
     draws: int = 1,
-) -> tuple[CarouselTerminalGame, list[str]]:
+) -> tuple[TerminalSession[CarouselGame, Any, Any], list[str]]:
     """A terminal game against random bots whose first hand is the given position,
     seat 0 to act."""
     out: list[str] = []
-    bots = [CarouselRandomBot(seat) for seat in range(1, len(hands))]
-    game = CarouselTerminalGame(bots, seed=seed, input_fn=script, output_fn=out.append)
-    dealer = game.game.hand.dealer
-    game.game.hand = position(hands, table or [], current=0, dealer=dealer, top=top, draws=draws)
-    return game, out
+    bots: dict[int, Any] = {seat: CarouselRandomBot(seat) for seat in range(1, len(hands))}
+    game = CarouselGame(players=len(hands), seed=seed)
+    dealer = game.hand.dealer
+    game.hand = position(hands, table or [], current=0, dealer=dealer, top=top, draws=draws)
+    session = TerminalSession(game, CarouselScreen(game), bots, read=script, say=out.append)
+    return session, out
 
 
 def test_invalid_input_gets_a_reason_and_a_new_prompt() -> None:
@@ -82,7 +84,7 @@ def test_invalid_input_gets_a_reason_and_a_new_prompt() -> None:
     assert "You left the game." in text
     # Every line, the blank one included, was answered by a new prompt.
     assert len(script.prompts) == len(lines) + 1
-    assert all(prompt == "[draw / meld] > " for prompt in script.prompts)
+    assert all(prompt == "draw or meld? > " for prompt in script.prompts)
     assert snapshot(game.game.hand) == before  # nothing was applied
 
 
@@ -102,7 +104,7 @@ def test_meld_and_add_to_numbered_table_melds() -> None:
     assert "   1: 4S 5S 6S 3S" in text and "   2: 7H 8H 9H TH" in text
     assert "Your hand (1, value 10): KC" in text
     # After a meld the prompt offers no draw.
-    assert script.prompts[1] == "[end_turn / meld] > "
+    assert script.prompts[1] == "meld or end? > "
 
 
 def test_hint_and_auto() -> None:
@@ -111,9 +113,10 @@ def test_hint_and_auto() -> None:
     hand = game.game.hand
     game.run()
     text = "\n".join(out)
-    placed = next(line for line in out if line.startswith("  Place "))
+    lines = text.splitlines()
+    placed = next(line for line in lines if line.startswith("  Place "))
     assert sorted(placed.removeprefix("  Place ").split(";")[0].split()) == ["8C", "8D"]
-    hinted = [line.split(": ", 1)[1] for line in out if line.startswith("     ")]
+    hinted = [line.split(": ", 1)[1] for line in lines if line.startswith("     ")]
     assert sorted(hinted) == sorted(["5H 6H 7H", "8H 8C 8D"])
     # auto played exactly the hint
     first = hand.actions[0]
@@ -175,7 +178,7 @@ def test_whole_game_through_typed_commands() -> None:
     out: list[str] = []
     advisor = CarouselHeuristicBot()
     typed: list[str] = []
-    game: CarouselTerminalGame
+    game: TerminalSession[CarouselGame, Any, Any]
 
     def read(prompt: str) -> str:
         match = game.game
@@ -183,8 +186,9 @@ def test_whole_game_through_typed_commands() -> None:
         typed.append(as_command(action, len(typed)))
         return typed[-1]
 
-    bots: list[Any] = [CarouselHeuristicBot(), CarouselRandomBot(4)]
-    game = CarouselTerminalGame(bots, seed=6, input_fn=read, output_fn=out.append)
+    bots: dict[int, Any] = {1: CarouselHeuristicBot(), 2: CarouselRandomBot(4)}
+    match = CarouselGame(players=3, seed=6)
+    game = TerminalSession(match, CarouselScreen(match), bots, read=read, say=out.append)
     result = game.run()
     assert result.is_over
     text = "\n".join(out)
@@ -198,7 +202,7 @@ def test_whole_game_through_typed_commands() -> None:
     assert "total " + " ".join(f"{t:>8}" for t in final.totals) in text
     assert text.count("Hand over: ") == len(result.results)
     assert text.count("=== Hand ") == len(result.results)
-    assert ("You win!" in text or "You share the win!" in text) == (0 in final.winners)
+    assert ("You win the game!" in text or "share the win!" in text) == (0 in final.winners)
     # Every typed action went through the engine: the game record replays.
     replayed = CarouselGame.from_record(json.loads(json.dumps(result.to_record())))
     assert replayed.result == final

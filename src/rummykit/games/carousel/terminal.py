@@ -1,28 +1,28 @@
-"""Carousel in the terminal: a person (seat 0) against bots.
+"""Carousel at a terminal: the person (seat 0) against 1-4 bots.
 
-Melding in Carousel means submitting the whole new table. The commands build that
-layout from the current table for the person (``meld``, ``add``) or take it whole
-(``layout``); the engine checks it.
+:class:`CarouselScreen` is what the terminal loop (``rummykit.terminal``, the platform)
+drives. Melding in Carousel means submitting the whole new table: the commands build
+that layout from the current table for the person (``meld``, ``add``) or take it whole
+(``layout``); the engine checks it. Table melds are numbered from 1.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 
-from rummykit.bots.base import Bot
-from rummykit.cards import Card, format_cards, parse_cards
-from rummykit.core import IllegalActionError, InvalidActionError
-from rummykit.errors import PlayerQuitError
-from rummykit.games.carousel.game import CarouselGame
-from rummykit.games.carousel.hand import (
+from rummykit.cards import Card, format_card, format_cards, parse_cards, physical_of
+from rummykit.errors import IllegalActionError, InvalidActionError
+from rummykit.games.carousel import (
     CarouselAction,
+    CarouselGame,
     CarouselHandResult,
     CarouselObservation,
-    CarouselRules,
+    best_placement,
     carousel_hand_value,
 )
 
-__all__ = ["HELP", "CarouselTerminalGame"]
+__all__ = ["HELP", "CarouselScreen"]
 
 HUMAN = 0
 
@@ -37,201 +37,132 @@ Commands (cards like 7H, TD or 10D, AS; a joker on the table is written JK=5S):
   hint                 the solver's best placement and the layout it leads to
   auto                 play the hint
   knock                end your turn and knock (hand value 5 or less)
-  end                  end your turn
-  help                 this text
-  quit                 leave the game"""
+  end                  end your turn"""
+
+_WORDS = {"draw": "draw", "end_turn": "end", "knock": "knock"}
 
 
-class CarouselTerminalGame:
-    """A game to the target between a person (seat 0) and bots."""
+class CarouselScreen:
+    """The person's view of a Carousel game and the commands they type."""
+
+    seat = HUMAN
+    noun = "game"
+    help = HELP
 
     def __init__(
-        self,
-        bots: Sequence[Bot[CarouselObservation, CarouselAction]],
-        *,
-        rules: CarouselRules | None = None,
-        seed: int | None = None,
-        input_fn: Callable[[str], str] = input,
-        output_fn: Callable[[str], None] = print,
+        self, game: CarouselGame, *, card_text: Callable[[int], str] = format_card
     ) -> None:
-        self.bots = list(bots)
-        self.rules = rules or CarouselRules()
-        self.game = CarouselGame(self.rules, players=len(self.bots) + 1, seed=seed)
-        self.read = input_fn
-        self.say = output_fn
+        self.game = game
+        self.rules = game.rules
+        self.card_text = card_text
 
-    def run(self) -> CarouselGame:
-        """Play until the game ends or the person quits."""
-        self.say(
-            f"Carousel to {self.rules.target}, {self.game.players} players. "
-            "You are seat 0; type 'help' for commands."
-        )
-        self._announce()
-        try:
-            while not self.game.is_over:
-                if self.game.current_player == HUMAN:
-                    self._human_turn()
-                else:
-                    self._bot_turn()
-        except PlayerQuitError:
-            self.say("You left the game.")
-            return self.game
-        self.say("")
-        self.say("Game over. Score sheet:")
-        self.say(self.game.score_sheet())
-        final = self.game.result
-        if final is not None and HUMAN in final.winners:
-            self.say("You win!" if len(final.winners) == 1 else "You share the win!")
-        return self.game
+    # -- words ------------------------------------------------------------------------
 
-    def _announce(self) -> None:
-        self.say("")
-        self.say(
-            f"=== Hand {self.game.hand_number}: seat {self.game.hand.dealer} dealt. "
-            f"Scores: {self._scores()} ==="
-        )
+    def name(self, seat: int) -> str:
+        """``You`` or ``Bot N``."""
+        return "You" if seat == HUMAN else f"Bot {seat}"
+
+    def _cards(self, cards: Sequence[int]) -> str:
+        return " ".join(self.card_text(card) for card in cards)
 
     def _scores(self) -> str:
-        return ", ".join(f"seat {s}: {p}" for s, p in enumerate(self.game.scores))
+        return ", ".join(f"{self.name(s)} {p}" for s, p in enumerate(self.game.scores))
 
-    def _apply(self, action: CarouselAction) -> None:
-        hand = self.game.hand
-        self.game.apply(action)
-        if hand.is_over:
-            assert hand.result is not None
-            self._reveal(hand.result)
-            if not self.game.is_over:
-                self._announce()
+    def title(self) -> str:
+        """The opening line."""
+        return f"Carousel to {self.rules.target}, {self.game.players} players. You are seat 0."
 
-    def _bot_turn(self) -> None:
-        seat = self.game.current_player
-        bot = self.bots[seat - 1]
-        observation = self.game.observation(seat)
-        action = bot.act(observation, self.game.legal_actions())
-        if action.kind == "draw":
-            self.say(f"Seat {seat} draws again.")
-        elif action.kind == "meld":
-            placed = self._placed_count(observation, action)
-            self.say(f"Seat {seat} melds {placed} card(s).")
-        elif action.kind == "knock":
-            self.say(f"Seat {seat} knocks!")
-        else:
-            self.say(f"Seat {seat} ends the turn ({len(observation.hand)} cards in hand).")
-        self._apply(action)
-        if action.kind == "meld" and not self.game.is_over:
-            self._show_table_only()
+    def hand_header(self) -> str:
+        """Hand number, dealer, scores."""
+        dealer = self.name(self.game.hand.dealer)
+        return f"=== Hand {self.game.hand_number}: {dealer} dealt. Scores: {self._scores()} ==="
 
-    @staticmethod
-    def _placed_count(observation: CarouselObservation, action: CarouselAction) -> int:
-        before = sum(len(meld) for meld in observation.table)
-        after = sum(len(meld) for meld in action.layout or ())
-        return after - before
+    # -- the table ----------------------------------------------------------------------
 
-    def _show_table_only(self) -> None:
-        table = self.game.hand.table
-        if not table:
-            self.say("Table: (empty)")
-            return
-        self.say("Table:")
-        for number, meld in enumerate(table, start=1):
-            self.say(f"  {number:>2}: {format_cards(meld)}")
+    def _layout(self, layout: Sequence[Sequence[int]], indent: str = "  ") -> list[str]:
+        return [
+            f"{indent}{number:>2}: {self._cards(meld)}"
+            for number, meld in enumerate(layout, start=1)
+        ]
 
-    def _show(self, observation: CarouselObservation) -> None:
-        self.say("")
-        self._show_table_only()
+    def table(self, observation: CarouselObservation) -> list[str]:
+        """The numbered table, the stock, the others' counts and your hand."""
+        obs = observation
+        lines = ["Table:", *self._layout(obs.table)] if obs.table else ["Table: (empty)"]
         sizes = ", ".join(
-            f"seat {s}: {n}" for s, n in enumerate(observation.hand_sizes) if s != HUMAN
+            f"{self.name(s)}: {n}" for s, n in enumerate(obs.hand_sizes) if s != HUMAN
         )
-        lap = "  FINAL LAP (no draws)" if observation.final_lap else ""
-        self.say(f"Stock: {observation.stock_size}   Cards held: {sizes}{lap}")
-        value = carousel_hand_value(observation.hand, self.rules)
-        self.say(
-            f"Your hand ({len(observation.hand)}, value {value}): "
-            f"{format_cards(observation.hand)}   draws this turn: {observation.draws}"
+        lap = "  FINAL LAP (no draws)" if obs.final_lap else ""
+        lines.append(f"Stock: {obs.stock_size}   Cards held: {sizes}{lap}")
+        value = carousel_hand_value(obs.hand, self.rules)
+        lines.append(
+            f"Your hand ({len(obs.hand)}, value {value}): {self._cards(obs.hand)}   "
+            f"draws this turn: {obs.draws}"
         )
+        return lines
 
-    def _human_turn(self) -> None:
-        observation = self.game.observation(HUMAN)
-        self._show(observation)
-        while True:
-            legal = [a.kind for a in self.game.legal_actions()]
-            options = [*legal, *(["meld"] if self.game.hand.may_meld() else [])]
-            try:
-                line = self.read(f"[{' / '.join(options)}] > ")
-            except EOFError:
-                raise PlayerQuitError from None
-            try:
-                action = self._parse(line, observation)
-            except (InvalidActionError, ValueError) as error:
-                self.say(f"  {error}")
-                continue
-            if action is None:
-                continue
-            try:
-                self._apply(action)
-            except IllegalActionError as error:
-                self.say(f"  Not allowed: {error}")
-                continue
-            return
+    def choices(
+        self, observation: CarouselObservation, legal: Sequence[CarouselAction]
+    ) -> list[str]:
+        """The words legal now: ``draw``, ``meld`` (while melding is open), ``end``,
+        ``knock``."""
+        words = [_WORDS[action.kind] for action in legal]
+        if self.game.hand.may_meld():
+            words.insert(1 if "draw" in words else 0, "meld")
+        return words
 
-    def _parse(self, line: str, observation: CarouselObservation) -> CarouselAction | None:
-        words = line.strip().split()
-        if not words:
-            return None
+    # -- commands -----------------------------------------------------------------------
+
+    def parse(self, line: str, observation: CarouselObservation) -> list[CarouselAction] | str:
+        """A typed command as the action it plays, or advice (``hint`` is the loop's)."""
+        words = line.split()
         command, args = words[0].lower(), words[1:]
         table = [list(meld) for meld in self.game.hand.table]
-        if command in ("quit", "exit"):
-            raise PlayerQuitError
-        if command in ("help", "?"):
-            self.say(HELP)
-            return None
         if command == "draw":
-            return CarouselAction.draw()
+            return [CarouselAction.draw()]
         if command in ("end", "pass"):
-            return CarouselAction.end_turn()
+            return [CarouselAction.end_turn()]
         if command == "knock":
-            return CarouselAction.knock()
+            return [CarouselAction.knock()]
         if command == "meld":
             cards = parse_cards(" ".join(args))
             if len(cards) < 3:
-                raise ValueError("a new meld needs at least three cards: 'meld 7H 8H 9H'")
-            return CarouselAction.meld([*table, cards])
+                raise InvalidActionError("a new meld needs at least three cards: 'meld 7H 8H 9H'")
+            return [CarouselAction.meld([*table, cards])]
         if command == "add":
             text = " ".join(args)
             cards_text, sep, target = text.rpartition(" to ")
             if not sep or not target.strip().isdigit():
-                raise ValueError("write 'add 9H to 2' (cards, then the table meld's number)")
+                raise InvalidActionError(
+                    "write 'add 9H to 2' (cards, then the table meld's number)"
+                )
             index = int(target) - 1
             if not 0 <= index < len(table):
-                raise ValueError(f"there is no table meld number {target.strip()}")
+                raise InvalidActionError(f"there is no table meld number {target.strip()}")
             table[index].extend(parse_cards(cards_text))
-            return CarouselAction.meld(table)
+            return [CarouselAction.meld(table)]
         if command == "layout":
             melds = [parse_cards(part) for part in " ".join(args).split("|") if part.strip()]
-            return CarouselAction.meld(melds)
-        if command in ("hint", "auto"):
-            if not self.game.hand.may_meld():
-                # The solver would still find a placement, but it may not be played now.
-                self.say("  You cannot meld now: no melding after the last draw of a turn.")
-                return None
+            return [CarouselAction.meld(melds)]
+        if command == "auto":
+            refused = self._closed()
+            if refused:
+                return refused
             placement = self._best(observation)
             if placement is None:
-                self.say("  Nothing from your hand fits on the table now.")
-                return None
-            cards, layout = placement
-            if command == "hint":
-                self.say(f"  Place {format_cards(cards)}; the table becomes:")
-                for number, meld in enumerate(layout, start=1):
-                    self.say(f"    {number:>2}: {format_cards(meld)}")
-                return None
-            return CarouselAction.meld(layout)
-        raise ValueError(f"unknown command {command!r}; type 'help' for the list")
+                return "  Nothing from your hand fits on the table now."
+            return [CarouselAction.meld(placement[1])]
+        raise InvalidActionError(f"unknown command {command!r}; type 'help' for the list")
+
+    def _closed(self) -> str:
+        if self.game.hand.may_meld():
+            return ""
+        # The solver would still find a placement, but it may not be played now.
+        return "  You cannot meld now: no melding after the last draw of a turn."
 
     def _best(
         self, observation: CarouselObservation
     ) -> tuple[list[Card], list[tuple[Card, ...]]] | None:
-        from rummykit.games.carousel.arrange import best_placement
-
         placement = best_placement(
             list(observation.table),
             list(observation.hand),
@@ -244,18 +175,74 @@ class CarouselTerminalGame:
             return None
         return list(placement.cards), [tuple(meld) for meld in placement.layout]
 
-    def _reveal(self, result: CarouselHandResult) -> None:
-        self.say("")
+    def refusal(self, error: IllegalActionError) -> str:
+        """The engine's reason as it stands (it numbers table melds from 1 too)."""
+        return str(error)
+
+    def hint(self, observation: CarouselObservation) -> str:
+        """The solver's placement and the table it makes (``layout`` takes it as typed)."""
+        refused = self._closed()
+        if refused:
+            return refused
+        placement = self._best(observation)
+        if placement is None:
+            return "  Nothing from your hand fits on the table now."
+        cards, layout = placement
+        lines = [f"  Place {format_cards(cards)}; the table becomes:"]
+        lines.extend(f"    {n:>2}: {format_cards(meld)}" for n, meld in enumerate(layout, start=1))
+        return "\n".join(lines)
+
+    # -- bots ---------------------------------------------------------------------------
+
+    def describe(
+        self, seat: int, action: CarouselAction, observation: CarouselObservation
+    ) -> list[str]:
+        """A bot's move in a sentence; a meld names the cards it put down."""
+        name = self.name(seat)
+        if action.kind == "draw":
+            return [f"{name} draws again."]
+        if action.kind == "meld":
+            placed = self._placed(observation, action)
+            return [f"{name} puts {self._cards(placed)} on the table."]
+        if action.kind == "knock":
+            return [f"{name} knocks!"]
+        return [f"{name} ends the turn ({len(observation.hand)} cards in hand)."]
+
+    @staticmethod
+    def _placed(observation: CarouselObservation, action: CarouselAction) -> list[Card]:
+        """The hand cards a meld adds to the table (jokers as declared on it)."""
+        before = Counter(physical_of(card) for meld in observation.table for card in meld)
+        placed = []
+        for meld in action.layout or ():
+            for card in meld:
+                if before[physical_of(card)]:
+                    before[physical_of(card)] -= 1
+                else:
+                    placed.append(Card(card))
+        return placed
+
+    # -- the end of a hand, the end of the game -------------------------------------
+
+    def reveal(self, result: CarouselHandResult) -> list[str]:
+        """How the hand ended, every hand's value and points."""
+        knocker = "" if result.knocker is None else self.name(result.knocker)
         how = {
-            "knock": f"seat {result.knocker} knocked",
-            "went_out": f"seat {result.knocker} went out",
+            "knock": f"{knocker} knocked",
+            "went_out": f"{knocker} went out",
             "stock_exhausted": "the stock ran out and the final lap is over",
         }[result.reason]
-        self.say(f"Hand over: {how}.")
+        lines = [f"Hand over: {how}."]
         for seat, (cards, value, points) in enumerate(
             zip(result.hands, result.values, result.points, strict=True)
         ):
-            mark = " (winner)" if seat in result.winners else ""
-            self.say(
-                f"  seat {seat}: value {value:>3}  +{points:<3}{mark}  {format_cards(cards) or '-'}"
+            mark = " (winner)" if seat in result.winners else "         "
+            lines.append(
+                f"  {self.name(seat):<6} value {value:>3}  +{points:<3}{mark}  "
+                f"{self._cards(cards) or '-'}"
             )
+        return lines
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the best total."""
+        final = self.game.result
+        return () if final is None else final.winners

@@ -1,28 +1,28 @@
-"""Gin Rummy in the terminal: a person (seat 0) against a bot (seat 1).
+"""Gin Rummy at a terminal: the person (seat 0) against a bot.
 
-The loop only reads lines and prints text; every rule is the engine's. Input and
-output are passed in, so tests drive a whole match with scripted lines.
+:class:`GinScreen` is what the terminal loop (``rummykit.terminal``, the platform) drives:
+the table as text, the command words legal now, typed commands read into actions, the
+hint, and each hand revealed. Every rule is the engine's.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from rummykit.bots.base import Bot
-from rummykit.cards import SUITS, Card, format_card, format_cards, parse_card, parse_cards
-from rummykit.core import IllegalActionError, InvalidActionError
-from rummykit.errors import PlayerQuitError
-from rummykit.games.gin.deadwood import (
-    CARD_VALUES,
+from rummykit.cards import SUITS, Card, card_value_gin, format_card, parse_card, parse_cards
+from rummykit.errors import IllegalActionError, InvalidActionError
+from rummykit.games.gin import (
+    GinAction,
+    GinHandResult,
+    GinMatch,
+    GinObservation,
     deadwood_after_each_discard,
     mask_of,
     min_deadwood,
 )
-from rummykit.games.gin.hand import GinAction, GinHandResult, GinObservation, GinRules
-from rummykit.games.gin.match import GinMatch
 
-__all__ = ["HELP", "GinTerminalGame", "PlayerQuitError"]
+__all__ = ["HELP", "GinScreen"]
 
 HUMAN = 0
 BOT = 1
@@ -37,16 +37,24 @@ Commands (cards are written like 7H, TD or 10D, QS, AC):
   gin              knock with no deadwood (the engine picks the card), or big gin
                    when all 11 cards are melded
   show             (only when you must lay off by hand) show your best melds and
-                   lay-offs; or `show 3C 3D 3H | 7H 8H 9H ; TS>2` for your own choice
+                   lay-offs; or `show 3C 3D 3H | 7H 8H 9H ; TS>1` for your own choice
+                   (TS>1 lays TS off on the knocker's meld number 1)
   sort rank|suit   order your hand by rank or by suit
-  hint             the discard that leaves the least deadwood
-  help             this text
-  quit             leave the game"""
+  hint             the discard that leaves the least deadwood"""
 
+# The command word that plays each kind of action.
+_WORDS = {
+    "take_upcard": "take",
+    "pass": "pass",
+    "draw_stock": "draw",
+    "draw_discard": "take",
+    "discard": "discard",
+    "knock": "knock",
+    "big_gin": "gin",
+    "lay_off": "show",
+}
 
-@dataclass
-class _View:
-    sort: str = "suit"
+_ENGINE_MELD = re.compile(r"\bonto meld (\d+)")
 
 
 def _sorted(cards: Sequence[Card], order: str) -> list[Card]:
@@ -55,208 +63,147 @@ def _sorted(cards: Sequence[Card], order: str) -> list[Card]:
     return sorted(cards, key=lambda c: (SUITS.index(c.suit or "S"), c.rank))
 
 
-class GinTerminalGame:
-    """A match to the target between a person and a bot, in plain text."""
+class GinScreen:
+    """The person's view of a Gin match and the commands they type."""
 
-    def __init__(
-        self,
-        bot: Bot[GinObservation, GinAction],
-        *,
-        rules: GinRules | None = None,
-        seed: int | None = None,
-        input_fn: Callable[[str], str] = input,
-        output_fn: Callable[[str], None] = print,
-    ) -> None:
-        self.bot = bot
-        self.rules = rules or GinRules()
-        self.match = GinMatch(self.rules, seed)
-        self.read = input_fn
-        self.say = output_fn
-        self.view = _View()
+    seat = HUMAN
+    noun = "match"
+    help = HELP
 
-    # -- the loop -------------------------------------------------------------------
+    def __init__(self, match: GinMatch, *, card_text: Callable[[int], str] = format_card) -> None:
+        self.match = match
+        self.rules = match.rules
+        self.card_text = card_text
+        self.sort = "suit"
 
-    def run(self) -> GinMatch:
-        """Play until the match ends or the person quits; return the match."""
-        self.say(f"Gin Rummy to {self.rules.target}. You are seat 0; type 'help' for commands.")
-        self._announce_hand()
-        try:
-            while not self.match.is_over:
-                if self.match.current_player == BOT:
-                    self._bot_turn()
-                else:
-                    self._human_turn()
-        except PlayerQuitError:
-            self.say("You left the game.")
-            return self.match
-        self.say("")
-        self.say("Match over. Score sheet:")
-        self.say(self.match.score_sheet())
-        final = self.match.result
-        if final is not None:
-            if final.winner is None:
-                self.say("The match is a tie.")
-            else:
-                self.say(
-                    "You win the match!" if final.winner == HUMAN else "The bot wins the match."
-                )
-        return self.match
+    # -- words ------------------------------------------------------------------------
 
-    def _announce_hand(self) -> None:
-        hand = self.match.hand
-        who = "you" if hand.dealer == HUMAN else "the bot"
-        self.say("")
-        self.say(f"=== Hand {self.match.hand_number}: {who} dealt. Scores: {self._scores()} ===")
+    def name(self, seat: int) -> str:
+        """``You`` or ``Bot``."""
+        return "You" if seat == HUMAN else "Bot"
+
+    def _cards(self, cards: Sequence[int]) -> str:
+        return " ".join(self.card_text(card) for card in cards)
+
+    def _melds(self, melds: Sequence[Sequence[int]]) -> str:
+        return "  ".join(f"[{self._cards(meld)}]" for meld in melds)
 
     def _scores(self) -> str:
         points = self.match.points
         return f"you {points[HUMAN]}, bot {points[BOT]}"
 
-    def _apply(self, action: GinAction) -> None:
-        hand_before = self.match.hand
-        number = self.match.hand_number
-        self.match.apply(action)
-        if hand_before.is_over:
-            assert hand_before.result is not None
-            self._reveal(hand_before.result)
-            if not self.match.is_over and self.match.hand_number != number:
-                self._announce_hand()
+    def title(self) -> str:
+        """The opening line."""
+        return f"Gin Rummy to {self.rules.target}: you (seat 0) against a bot."
 
-    # -- the bot ------------------------------------------------------------------------
+    def hand_header(self) -> str:
+        """Hand number, dealer, scores."""
+        dealer = self.name(self.match.hand.dealer)
+        return f"=== Hand {self.match.hand_number}: {dealer} dealt. Scores: {self._scores()} ==="
 
-    def _bot_turn(self) -> None:
-        observation = self.match.observation(BOT)
-        action = self.bot.act(observation, self.match.legal_actions())
-        self.say(self._describe_bot(action, observation))
-        self._apply(action)
+    # -- the table ----------------------------------------------------------------------
 
-    def _describe_bot(self, action: GinAction, observation: GinObservation) -> str:
-        kind = action.kind
-        upcard = observation.upcard
-        if kind == "take_upcard":
-            return f"Bot takes the upcard {upcard}."
-        if kind == "pass":
-            return "Bot passes."
-        if kind == "draw_stock":
-            return "Bot draws from the stock."
-        if kind == "draw_discard":
-            return f"Bot takes {upcard} from the discard pile."
-        if kind == "discard":
-            return f"Bot discards {action.card}."
-        if kind == "knock":
-            return f"Bot knocks (face-down card {action.card})."
-        if kind == "big_gin":
-            return "Bot declares BIG GIN!"
-        return "Bot shows its melds and lays off."
-
-    # -- the person ---------------------------------------------------------------------
-
-    def _show_table(self, observation: GinObservation) -> None:
+    def table(self, observation: GinObservation) -> list[str]:
+        """Stock, discard pile, what the bot is known to hold, your hand and melds."""
         hand = list(observation.hand)
-        self.say("")
         # Card 0 (the ace of spades) is falsy: test for None, not truth.
-        top = "(empty)" if observation.upcard is None else str(observation.upcard)
-        self.say(
+        top = "(empty)" if observation.upcard is None else self.card_text(observation.upcard)
+        lines = [
             f"Stock: {observation.stock_size}   Discard pile top: {top}   Scores: {self._scores()}"
-        )
+        ]
+        if observation.phase == "offer":
+            lines.append(f"The upcard {top} is offered to you.")
         if observation.opponent_known_cards:
-            self.say(
-                f"Bot holds (taken from the pile): {format_cards(observation.opponent_known_cards)}"
+            known = self._cards(observation.opponent_known_cards)
+            lines.append(f"Bot holds (taken from the pile): {known}")
+        if observation.phase == "layoff":
+            lines.append("Bot knocked with these melds (lay off by number: 'show ... ; TS>1'):")
+            lines.extend(
+                f"  {number}. [{self._cards(meld)}]"
+                for number, meld in enumerate(observation.knocker_melds, start=1)
             )
         arrangement = min_deadwood(hand, ace_high=self.rules.ace_high_runs)
-        melds = "  ".join("[" + format_cards(m) + "]" for m in arrangement.melds) or "(no melds)"
-        loose = format_cards(_sorted(arrangement.deadwood_cards, self.view.sort)) or "-"
-        self.say(f"Your hand ({len(hand)}): {format_cards(_sorted(hand, self.view.sort))}")
-        self.say(f"  melds: {melds}   deadwood: {loose} = {arrangement.deadwood}")
+        melds = self._melds(arrangement.melds) or "(no melds)"
+        loose = self._cards(_sorted(arrangement.deadwood_cards, self.sort)) or "-"
+        lines.append(f"Your hand ({len(hand)}): {self._cards(_sorted(hand, self.sort))}")
+        lines.append(f"  melds: {melds}   deadwood: {loose} = {arrangement.deadwood}")
+        return lines
 
-    def _prompt(self, observation: GinObservation) -> str:
-        phase = observation.phase
-        if phase == "offer":
-            return f"Upcard {observation.upcard}: take or pass? > "
-        if phase == "draw":
-            return "draw or take? > "
-        if phase == "layoff":
-            return "show your melds and lay-offs ('show' for the best) > "
-        return "discard, knock or gin? > "
+    def choices(self, observation: GinObservation, legal: Sequence[GinAction]) -> list[str]:
+        """The words legal now: ``take``/``pass``, ``draw``/``take``, ``discard``/
+        ``knock``/``gin``, or ``show``."""
+        words = [_WORDS[action.kind] for action in legal]
+        if "knock" in words and "gin" not in words and self._gin_knock(observation, legal):
+            words.append("gin")
+        return list(dict.fromkeys(words))
 
-    def _human_turn(self) -> None:
-        observation = self.match.observation(HUMAN)
-        self._show_table(observation)
-        while True:
-            try:
-                line = self.read(self._prompt(observation))
-            except EOFError:
-                raise PlayerQuitError from None
-            try:
-                action = self._parse(line, observation)
-            except (InvalidActionError, ValueError) as error:
-                self.say(f"  {error}")
-                continue
-            if action is None:
-                continue
-            try:
-                self._apply(action)
-            except IllegalActionError as error:
-                self.say(f"  Not allowed: {error}")
-                continue
-            return
+    # -- commands -----------------------------------------------------------------------
 
-    def _parse(self, line: str, observation: GinObservation) -> GinAction | None:
-        words = line.strip().split()
-        if not words:
-            return None
+    def parse(self, line: str, observation: GinObservation) -> list[GinAction] | str:
+        """A typed command as the action it plays, or a view (``sort``)."""
+        words = line.split()
         command, args = words[0].lower(), words[1:]
         phase = observation.phase
-        if command in ("quit", "exit"):
-            raise PlayerQuitError
-        if command in ("help", "?"):
-            self.say(HELP)
-            return None
         if command == "sort":
             if not args or args[0].lower() not in ("rank", "suit"):
-                raise ValueError("write 'sort rank' or 'sort suit'")
-            self.view.sort = args[0].lower()
-            self._show_table(observation)
-            return None
-        if command == "hint":
-            self.say(f"  {self._hint(observation)}")
-            return None
+                raise InvalidActionError("write 'sort rank' or 'sort suit'")
+            self.sort = args[0].lower()
+            return "\n".join(self.table(observation))
         if command == "pass":
-            return GinAction.pass_()
+            return [GinAction.pass_()]
         if command == "take":
-            return GinAction.take_upcard() if phase == "offer" else GinAction.draw_discard()
+            return [GinAction.take_upcard() if phase == "offer" else GinAction.draw_discard()]
         if command == "draw":
             if phase == "offer":
-                raise ValueError("at the start of a hand you 'take' the upcard or 'pass'")
-            return GinAction.draw_stock()
+                raise InvalidActionError("at the start of a hand you 'take' the upcard or 'pass'")
+            return [GinAction.draw_stock()]
         if command == "discard":
-            return GinAction.discard(self._one_card(args, "discard"))
+            return [GinAction.discard(self._one_card(args, "discard"))]
         if command == "knock":
-            return GinAction.knock(self._one_card(args, "knock"))
+            return [self._knock(self._one_card(args, "knock"))]
         if command in ("gin", "biggin"):
-            return self._gin(observation)
+            return [self._gin(observation)]
         if command == "show":
-            return self._show(args)
-        raise ValueError(f"unknown command {command!r}; type 'help' for the list")
+            return [self._show(args)]
+        raise InvalidActionError(f"unknown command {command!r}; type 'help' for the list")
 
     @staticmethod
     def _one_card(args: list[str], verb: str) -> Card:
         if len(args) != 1:
-            raise ValueError(f"name one card: '{verb} 7H'")
+            raise InvalidActionError(f"name one card: '{verb} 7H'")
         return parse_card(args[0])
 
-    def _gin(self, observation: GinObservation) -> GinAction:
-        if observation.phase != "discard":
-            raise ValueError("you can go gin only after drawing, with 11 cards in hand")
-        legal = self.match.legal_actions()
-        if any(action.kind == "big_gin" for action in legal):
-            return GinAction.big_gin()
+    def _knock(self, card: Card) -> GinAction:
+        # The engine's own knock with that card carries the melds a knock must name
+        # under knocker_arrangement=explicit; otherwise it refuses with the reason.
+        for action in self.match.legal_actions():
+            if action.kind == "knock" and action.card == card:
+                return action
+        return GinAction.knock(card)
+
+    def _gin_knock(
+        self, observation: GinObservation, legal: Sequence[GinAction]
+    ) -> GinAction | None:
+        """The legal knock that leaves no deadwood, if any."""
         after = deadwood_after_each_discard(mask_of(observation.hand), self.rules.ace_high_runs)
         for action in legal:
             if action.kind == "knock" and after[int(action.card or 0)] == 0:
                 return action
-        best = min(after.values())
-        raise ValueError(f"no gin yet: your best discard leaves {best} deadwood")
+        return None
+
+    def _gin(self, observation: GinObservation) -> GinAction:
+        if observation.phase != "discard":
+            raise InvalidActionError("you can go gin only after drawing, with 11 cards in hand")
+        legal = self.match.legal_actions()
+        if any(action.kind == "big_gin" for action in legal):
+            return GinAction.big_gin()
+        knock = self._gin_knock(observation, legal)
+        if knock is not None:
+            return knock
+        after = deadwood_after_each_discard(mask_of(observation.hand), self.rules.ace_high_runs)
+        raise InvalidActionError(
+            f"no gin yet: your best discard leaves {min(after.values())} deadwood"
+        )
 
     def _show(self, args: list[str]) -> GinAction:
         if not args:
@@ -266,58 +213,109 @@ class GinTerminalGame:
         melds = [parse_cards(part) for part in melds_text.split("|") if part.strip()]
         layoffs = []
         for item in layoffs_text.split():
-            card, _, index = item.partition(">")
-            if not index.isdigit():
-                raise ValueError(f"write a lay-off as CARD>MELD, e.g. 7H>1, not {item!r}")
-            layoffs.append((parse_card(card), int(index)))
+            card, _, number = item.partition(">")
+            if not number.isdigit() or int(number) < 1:
+                raise InvalidActionError(
+                    f"write a lay-off as CARD>MELD with the meld's number, e.g. 7H>1, not {item!r}"
+                )
+            layoffs.append((parse_card(card), int(number) - 1))
         return GinAction.lay_off(melds, layoffs)
 
-    def _hint(self, observation: GinObservation) -> str:
-        if observation.phase != "discard":
-            return "draw first; then 'hint' names the best discard"
+    def refusal(self, error: IllegalActionError) -> str:
+        """The engine's reason, the knocker's melds numbered from 1 as shown."""
+        return _ENGINE_MELD.sub(lambda m: f"onto meld {int(m.group(1)) + 1}", str(error))
+
+    def hint(self, observation: GinObservation) -> str:
+        """Whether to take the upcard, or the discard that leaves the least deadwood (in
+        notation, to be typed)."""
+        phase = observation.phase
+        if phase in ("offer", "draw"):
+            return self._draw_hint(observation)
+        if phase != "discard":
+            return "  'show' shows your best melds and lay-offs"
         after = deadwood_after_each_discard(mask_of(observation.hand), self.rules.ace_high_runs)
         taken = observation.taken_card
         options = {card: value for card, value in after.items() if card != taken}
-        card = min(options, key=lambda c: (options[c], -CARD_VALUES[c]))
-        return f"discard {format_card(card)} to keep {options[card]} deadwood"
+        card = min(options, key=lambda c: (options[c], -card_value_gin(c)))
+        return f"  discard {format_card(card)} to keep {options[card]} deadwood"
 
-    # -- end of a hand ------------------------------------------------------------------
+    def _draw_hint(self, observation: GinObservation) -> str:
+        up = observation.upcard
+        kinds = {action.kind for action in self.match.legal_actions()}
+        if up is None or not kinds & {"take_upcard", "draw_discard"}:
+            return "  draw from the stock"
+        ace_high = self.rules.ace_high_runs
+        now = min_deadwood(list(observation.hand), ace_high=ace_high).deadwood
+        after = deadwood_after_each_discard(mask_of(observation.hand) | 1 << up, ace_high)
+        best = min(value for card, value in after.items() if card != up)
+        if best < now:
+            return (
+                f"  take {format_card(up)}: your best discard then leaves {best} deadwood "
+                f"(now {now})"
+            )
+        other = "pass" if observation.phase == "offer" else "draw"
+        return f"  {other}: taking {format_card(up)} would not lower your deadwood ({now})"
 
-    def _reveal(self, result: GinHandResult) -> None:
-        self.say("")
+    # -- the bot ------------------------------------------------------------------------
+
+    def describe(self, seat: int, action: GinAction, observation: GinObservation) -> list[str]:
+        """The bot's move in a sentence."""
+        kind = action.kind
+        upcard = "" if observation.upcard is None else self.card_text(observation.upcard)
+        card = "" if action.card is None else self.card_text(action.card)
+        text = {
+            "take_upcard": f"Bot takes the upcard {upcard}.",
+            "pass": "Bot passes.",
+            "draw_stock": "Bot draws from the stock.",
+            "draw_discard": f"Bot takes {upcard} from the discard pile.",
+            "discard": f"Bot discards {card}.",
+            "knock": f"Bot knocks, laying {card} face down.",
+            "big_gin": "Bot declares BIG GIN!",
+        }.get(kind, "Bot shows its melds and lays off.")
+        return [text]
+
+    # -- end of a hand, end of the match --------------------------------------------
+
+    def reveal(self, result: GinHandResult) -> list[str]:
+        """Both hands, the melds and lay-offs, and who scores what."""
         if result.outcome == "draw":
-            self.say("The stock is down to the floor: the hand is drawn, nobody scores.")
-            self.say(f"  your cards: {format_cards(result.hands[HUMAN])}")
-            self.say(f"  bot's cards: {format_cards(result.hands[BOT])}")
-            return
-        names = {HUMAN: "You", BOT: "The bot"}
+            return [
+                "The stock is down to the floor: the hand is drawn, nobody scores.",
+                f"  Your cards: {self._cards(result.hands[HUMAN])}",
+                f"  Bot's cards: {self._cards(result.hands[BOT])}",
+            ]
         knocker = result.knocker
         assert knocker is not None
         defender = 1 - knocker
         verb = {"big_gin": "went BIG GIN", "gin": "went GIN"}.get(result.outcome, "knocked")
-        self.say(f"{names[knocker]} {verb}.")
-        melds = "  ".join("[" + format_cards(m) + "]" for m in result.knocker_melds)
-        loose = format_cards(result.knocker_deadwood_cards) or "-"
-        self.say(f"  {names[knocker]}: {melds}  deadwood {loose} = {result.knocker_deadwood}")
-        own = "  ".join("[" + format_cards(m) + "]" for m in result.defender_melds) or "(no melds)"
-        self.say(f"  {names[defender]}: {own}")
+        melds = self._melds(result.knocker_melds)
+        loose = self._cards(result.knocker_deadwood_cards) or "-"
+        lines = [
+            f"{self.name(knocker)} {verb}.",
+            f"  {self.name(knocker)}: {melds}  deadwood {loose} = {result.knocker_deadwood}",
+            f"  {self.name(defender)}: {self._melds(result.defender_melds) or '(no melds)'}",
+        ]
         if result.layoffs:
             laid = ", ".join(
-                f"{format_card(card)} on [{format_cards(result.knocker_melds[index])}]"
+                f"{self.card_text(card)} on [{self._cards(result.knocker_melds[index])}]"
                 for card, index in result.layoffs
             )
-            self.say(f"    laid off: {laid}")
-        self.say(
-            f"    deadwood {format_cards(result.defender_deadwood_cards) or '-'} = "
+            lines.append(f"    laid off: {laid}")
+        lines.append(
+            f"    deadwood {self._cards(result.defender_deadwood_cards) or '-'} = "
             f"{result.defender_deadwood}"
         )
         if result.winner is None:
-            self.say("Equal deadwood: nobody scores this hand.")
-            return
-        reason = {
-            "undercut": "undercut",
-            "gin": "gin",
-            "big_gin": "big gin",
-            "knock": "knock",
-        }[result.outcome]
-        self.say(f"{names[result.winner]} score(s) {result.points} ({reason}).")
+            lines.append("Equal deadwood: nobody scores this hand.")
+            return lines
+        reason = result.outcome.replace("_", " ")
+        verb = "score" if result.winner == HUMAN else "scores"
+        lines.append(f"{self.name(result.winner)} {verb} {result.points} ({reason}).")
+        return lines
+
+    def winners(self) -> tuple[int, ...]:
+        """The match winner (none for equal totals)."""
+        final = self.match.result
+        if final is None or final.winner is None:
+            return ()
+        return (final.winner,)

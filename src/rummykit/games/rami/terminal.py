@@ -1,34 +1,33 @@
-"""Rami 40 / 51 in the terminal: a person (seat 0) against 1-5 bots.
+"""Rami 40 / 51 at a terminal: the person (seat 0) against 1-5 bots.
 
-The loop only reads lines and prints text; every rule is the engine's
-(:mod:`rummykit.games.rami.round`). Input and output are passed in, so tests drive a whole
-game with scripted lines. :func:`run_rami_terminal` is the entry point the command line
-calls.
+:class:`RamiScreen` is what the terminal loop (``rummykit.terminal``, the platform)
+drives: the table as text, the command words legal now, typed commands read into
+actions, the hint, and each round revealed. Every rule is the engine's.
+
+Table combinations are numbered from 1 for people (``add 9S to 1`` lays off on the first
+one); the engine's actions count from 0.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+import re
+from collections.abc import Callable, Sequence
 
-from rummykit.cards import JOKER_FACE, SUITS, Card, format_card, format_cards, parse_card
-from rummykit.core import IllegalActionError, InvalidActionError
-from rummykit.errors import PlayerQuitError
-from rummykit.games.rami.game import RamiGame
-from rummykit.games.rami.heuristic_bot import RAMI_BOTS, make_rami_bot
-from rummykit.games.rami.layoffs import legal_moves
-from rummykit.games.rami.opening import best_melds, best_opening
-from rummykit.games.rami.round import (
-    PRESETS,
+from rummykit.cards import JOKER_FACE, SUITS, Card, face_of, format_card, format_cards, parse_card
+from rummykit.errors import IllegalActionError, InvalidActionError
+from rummykit.games.rami import (
+    Combination,
     RamiAction,
+    RamiGame,
     RamiObservation,
     RamiRoundResult,
-    RamiRules,
+    best_melds,
+    best_opening,
+    combination_from_cards,
+    legal_moves,
 )
-from rummykit.games.rami.round import preset as rami_preset
-from rummykit.games.rami.table import combination_from_cards
 
-__all__ = ["HELP", "PlayerQuitError", "RamiTerminalGame", "run_rami_terminal"]
+__all__ = ["HELP", "RamiScreen"]
 
 HUMAN = 0
 
@@ -48,312 +47,254 @@ Commands (cards are written like 7H, TD or 10D, QS, AC; a joker is JK):
   value 7S 8S 9S | KH KS KD the table value of combinations, without playing them
   take open ... / take meld ... / take add 9S to 3
                             with discard_must_be_melded: take and lay the card at once
-  hint                      the best opening, or the combinations and lay-offs you have
-  help                      this text
-  quit                      leave the game"""
+  hint                      the best opening, or the combinations and lay-offs you have"""
+
+_SWAP_USAGE = "write 'swap 8S from 2 to 4', 'swap 8S from 2 with 4D 5D' or 'swap 8S from 2'"
+_ENGINE_NUMBER = re.compile(r"\bcombination (\d+)")
 
 
-def _face_key(card: Card) -> tuple[int, int]:
-    face = card & 63
-    return (face if face != JOKER_FACE else 99, card.copy)
+def _number(token: str) -> int:
+    """A combination number as typed (from 1) as the engine's index (from 0)."""
+    if not token.isdigit() or int(token) < 1:
+        raise InvalidActionError(f"table combinations are numbered from 1, not {token!r}")
+    return int(token) - 1
 
 
-def _grouped(hand: Sequence[Card]) -> str:
-    """The hand sorted and grouped by suit: ``S: 2 7 8  C: 9 K  JK``."""
-    groups: list[str] = []
-    for index, suit in enumerate(SUITS):
-        ranks = [
-            format_card(c)[:-1]
-            for c in sorted(hand, key=_face_key)
-            if (c & 63) // 13 == index and c & 63 != JOKER_FACE
-        ]
-        if ranks:
-            groups.append(f"{suit}: {' '.join(ranks)}")
-    jokers = sum(1 for c in hand if c & 63 == JOKER_FACE)
-    if jokers:
-        groups.append(" ".join(["JK"] * jokers))
-    return "   ".join(groups) or "(empty)"
+def _command_for(action: RamiAction) -> str:
+    """The words that play a lay-off or a joker swap (numbers from 1)."""
+    card = format_card(action.card or 0)
+    target = (action.target or 0) + 1
+    if action.kind == "layoff":
+        return f"add {card} to {target}"
+    text = f"swap {card} from {target}"
+    if action.joker_target is not None:
+        return text + f" to {action.joker_target + 1}"
+    if action.joker_cards is not None:
+        return text + " with " + format_cards(action.joker_cards)
+    return text
 
 
-class RamiTerminalGame:
-    """A game of Rami between a person (seat 0) and bots, in plain text."""
+class RamiScreen:
+    """The person's view of a Rami game and the commands they type."""
+
+    seat = HUMAN
+    noun = "game"
+    help = HELP
 
     def __init__(
         self,
-        rules: RamiRules | None = None,
+        game: RamiGame,
         *,
-        players: int = 4,
-        bot: str = "heuristic",
-        seed: int | None = None,
-        name: str = "rami",
-        input_fn: Callable[[str], str] = input,
-        output_fn: Callable[[str], None] = print,
-        bots: Mapping[int, Any] | None = None,
+        variant: str = "rami",
+        card_text: Callable[[int], str] = format_card,
     ) -> None:
-        if not 2 <= players <= 6:
-            raise ValueError(f"rami is played by 2-6 players (you and 1-5 bots), not {players}")
-        self.rules = rules or RamiRules()
-        self.name = name
-        self.game = RamiGame(self.rules, players, seed)
-        # ``bots`` (seat -> bot, e.g. from the registry) overrides ``bot``, a built-in name.
-        self.bots = (
-            dict(bots)
-            if bots is not None
-            else {
-                seat: make_rami_bot(
-                    bot, seed=None if seed is None else seed * 10 + seat, rules=self.rules
-                )
-                for seat in range(1, players)
-            }
-        )
-        if sorted(self.bots) != list(range(1, players)):
-            raise ValueError(f"bots must hold seats 1-{players - 1}, not {sorted(self.bots)}")
-        self.read = input_fn
-        self.say = output_fn
+        self.game = game
+        self.rules = game.rules
+        self.variant = variant
+        self.card_text = card_text
 
-    def who(self, seat: int) -> str:
+    # -- words ------------------------------------------------------------------------
+
+    def name(self, seat: int) -> str:
         """``You`` or ``Bot N``."""
         return "You" if seat == HUMAN else f"Bot {seat}"
 
-    # -- the loop -------------------------------------------------------------------
-
-    def run(self) -> RamiGame:
-        """Play until the game ends or the person quits; return the game."""
-        rules = self.rules
-        self.say(
-            f"{self.name}: opening {rules.opening_threshold}, {self.game.players} players. "
-            "You are seat 0; type 'help' for commands."
-        )
-        self._announce_round()
-        try:
-            while not self.game.is_over:
-                seat = self.game.current_player
-                if seat == HUMAN:
-                    self._human_turn()
-                else:
-                    self._bot_turn(seat)
-        except PlayerQuitError:
-            self.say("You left the game.")
-            return self.game
-        self.say("")
-        self.say("Game over. Score sheet (penalties; low wins):")
-        self.say(self.game.score_sheet())
-        result = self.game.result
-        if result is not None:
-            if HUMAN in result.winners:
-                self.say("You win the game!" if len(result.winners) == 1 else "You share the win!")
-            else:
-                self.say(", ".join(self.who(s) for s in result.winners) + " wins the game.")
-        return self.game
-
-    def _announce_round(self) -> None:
-        rnd = self.game.round
-        self.say("")
-        self.say(
-            f"=== Round {self.game.round_number}: {self.who(rnd.dealer)} dealt; "
-            f"{self.who(rnd.current_player)} start(s). Totals: {self._totals()} ==="
-        )
+    def _cards(self, cards: Sequence[int]) -> str:
+        return " ".join(self.card_text(card) for card in cards)
 
     def _totals(self) -> str:
-        return ", ".join(f"{self.who(s)} {t}" for s, t in enumerate(self.game.totals))
+        return ", ".join(f"{self.name(s)} {t}" for s, t in enumerate(self.game.totals))
 
-    def _apply(self, action: RamiAction) -> None:
+    def title(self) -> str:
+        """The opening line."""
+        return (
+            f"{self.variant}: opening {self.rules.opening_threshold}, {self.game.players} "
+            "players; penalties add up and the lowest total wins. You are seat 0."
+        )
+
+    def hand_header(self) -> str:
+        """Round number, dealer, who starts, the totals."""
         rnd = self.game.round
-        number = self.game.round_number
-        self.game.apply(action)
-        if rnd.is_over:
-            assert rnd.result is not None
-            self._reveal(rnd.result)
-            if not self.game.is_over and self.game.round_number != number:
-                self._announce_round()
+        starter = rnd.current_player
+        starts = "start" if starter == HUMAN else "starts"
+        return (
+            f"=== Round {self.game.round_number}: {self.name(rnd.dealer)} dealt; "
+            f"{self.name(starter)} {starts}. Totals: {self._totals()} ==="
+        )
 
-    # -- bots ---------------------------------------------------------------------------
+    # -- the table ----------------------------------------------------------------------
 
-    def _bot_turn(self, seat: int) -> None:
-        observation = self.game.observation(seat)
-        action = self.bots[seat].act(observation, self.game.legal_actions())
-        line = self._describe(seat, action, observation)
-        if line:
-            self.say(line)
-        self._apply(action)
-
-    def _describe(self, seat: int, action: RamiAction, obs: RamiObservation) -> str:
-        name = self.who(seat)
-        kind = action.kind
-        if kind == "draw_stock":
-            return f"{name} draws from the stock."
-        if kind == "take_discard":
-            text = f"{name} takes {obs.upcard}"
-            return text + (f" and {self._describe(seat, action.then, obs)}" if action.then else ".")
-        if kind in ("open", "meld"):
-            combos = [combination_from_cards(c) for c in action.combos or ()]
-            parts = " ".join(f"[{c}]" for c in combos)
-            if kind == "open":
-                return f"{name} opens: {parts} = {sum(c.value for c in combos)}."
-            return f"{name} lays {parts}."
-        if kind == "layoff":
-            return f"{name} lays {format_card(action.card or 0)} off on {action.target}."
-        if kind == "swap_joker":
-            where = (
-                f"onto {action.joker_target}"
-                if action.joker_target is not None
-                else f"with {format_cards(action.joker_cards)}"
-                if action.joker_cards is not None
-                else "into the hand"
+    def _grouped(self, hand: Sequence[Card]) -> str:
+        """The hand by suit, low to high, jokers last: ``7♠ 8♠ 9♠   9♣ K♣   JK``."""
+        groups = []
+        for index in range(len(SUITS)):
+            suit = sorted(
+                (c for c in hand if face_of(c) // 13 == index and face_of(c) != JOKER_FACE),
+                key=lambda c: (face_of(c), c.copy),
             )
-            return (
-                f"{name} gives {format_card(action.card or 0)} for the joker of "
-                f"{action.target} and plays it {where}."
-            )
-        if kind == "discard":
-            return f"{name} discards {format_card(action.card or 0)}."
-        return ""
+            if suit:
+                groups.append(self._cards(suit))
+        jokers = [c for c in hand if face_of(c) == JOKER_FACE]
+        if jokers:
+            groups.append(self._cards(jokers))
+        return "   ".join(groups) or "(empty)"
 
-    # -- the person ---------------------------------------------------------------------
+    def _combination(self, number: int, combo: Combination) -> str:
+        owner = self.name(combo.owner)
+        return f"  {number:>2}. {combo.describe():<14} {owner:<6} {self._cards(combo.cards)}"
 
-    def _show(self, obs: RamiObservation) -> None:
-        self.say("")
-        self.say(f"Table ({len(obs.table)} combination(s)):")
-        for index, combo in enumerate(obs.table):
-            self.say(f"  {index:>2}. {combo.describe():<14} {combo!s:<40} {self.who(combo.owner)}")
-        if not obs.table:
-            self.say("   (empty)")
+    def table(self, observation: RamiObservation) -> list[str]:
+        """The numbered table, the counts, your hand and your opening."""
+        obs = observation
+        lines = ["Table:"] if obs.table else ["Table: (empty)"]
+        lines.extend(self._combination(n, c) for n, c in enumerate(obs.table, start=1))
         others = "  ".join(
-            f"{self.who(s)}: {obs.hand_sizes[s]} card{'' if obs.hand_sizes[s] == 1 else 's'}"
+            f"{self.name(s)}: {obs.hand_sizes[s]} card{'' if obs.hand_sizes[s] == 1 else 's'}"
             f"{' (opened)' if obs.opened[s] else ''}"
             for s in obs.active
             if s != obs.seat
         )
         top = obs.upcard
-        shown = "(empty)" if top is None else str(top)  # AS is card 0: no truth test
-        self.say(f"Stock: {obs.stock_size}   Discard pile top: {shown}")
-        self.say(f"Others: {others}")
-        self.say(f"Your hand ({len(obs.hand)}): {_grouped(obs.hand)}")
+        shown = "(empty)" if top is None else self.card_text(top)  # AS is card 0: no truth test
+        lines.append(f"Stock: {obs.stock_size}   Discard pile top: {shown}")
+        lines.append(f"Others: {others}")
+        lines.append(f"Your hand ({len(obs.hand)}): {self._grouped(obs.hand)}")
         if obs.taken_card is not None:
-            self.say(f"  (you took {obs.taken_card} from the discard pile: keep it this turn)")
-        self.say(self._opening_status(obs))
+            taken = self.card_text(obs.taken_card)
+            lines.append(f"  (you took {taken} from the discard pile: keep it this turn)")
+        lines.append(self._opening_status(obs))
+        return lines
 
     def _opening_status(self, obs: RamiObservation) -> str:
-        rules = self.rules
         if obs.opened[obs.seat]:
             return "You have opened."
-        melds = best_melds(obs.hand, rules)
+        melds = best_melds(obs.hand, self.rules)
         value = melds.value if melds is not None else 0
         return (
             f"Not opened: your combinations make {value} now "
-            f"({rules.opening_threshold} needed to open)."
+            f"({self.rules.opening_threshold} needed to open)."
         )
 
-    def _prompt(self, obs: RamiObservation) -> str:
+    # -- what is legal now ----------------------------------------------------------
+
+    def _legal(self, action: RamiAction) -> bool:
+        return self.game.round.is_legal(action)
+
+    def _can_take(self, obs: RamiObservation) -> bool:
+        """With discard_must_be_melded: whether the upcard can be taken and laid at once."""
+        up = obs.upcard
+        if up is None:
+            return False
+        hand = [*obs.hand, up]
+        plays: list[RamiAction] = []
+        if not obs.opened[obs.seat]:
+            opening = best_opening(hand, self.rules, taken=up, must_lay=up)
+            if opening is not None:
+                plays.append(RamiAction.open(opening.combos))
+        else:
+            melds = best_melds(hand, self.rules, taken=up, must_lay=up)
+            if melds is not None:
+                plays.extend(RamiAction.meld(c) for c in melds.combos if up in c)
+            moves = legal_moves(hand, obs.table, self.rules, taken=up)
+            plays.extend(m for m in moves if m.card == up)
+        return any(self._legal(RamiAction.take_discard(play)) for play in plays)
+
+    def _can_play(self, obs: RamiObservation) -> list[str]:
+        """The playing words legal now: ``open``, or ``meld``/``add``/``swap``."""
+        hand, taken = obs.hand, obs.taken_card
+        if not obs.opened[obs.seat]:
+            opening = best_opening(hand, self.rules, taken=taken)
+            found = opening is not None and self._legal(RamiAction.open(opening.combos))
+            return ["open"] if found else []
+        words = []
+        melds = best_melds(hand, self.rules, taken=taken)
+        if melds is not None and self._legal(RamiAction.meld(melds.combos[0])):
+            words.append("meld")
+        for move in legal_moves(hand, obs.table, self.rules, taken=taken):
+            word = "add" if move.kind == "layoff" else "swap"
+            if word not in words and self._legal(move):
+                words.append(word)
+        return words
+
+    def choices(self, observation: RamiObservation, legal: Sequence[RamiAction]) -> list[str]:
+        """The words legal now: ``draw``/``take``; the plays, ``end``/``discard``; or
+        ``discard``."""
+        kinds = {action.kind for action in legal}
+        obs = observation
         if obs.phase == "draw":
-            return "draw or take? > "
+            words = ["draw"] if "draw_stock" in kinds else []
+            if "take_discard" in kinds or (
+                self.rules.discard_must_be_melded and self._can_take(obs)
+            ):
+                words.append("take")
+            return words
         if obs.phase == "play":
-            return "open, meld, add, swap, end or discard? > "
-        return "discard? > "
+            words = self._can_play(obs)
+            words.extend(w for k, w in (("layoff", "add"), ("swap_joker", "swap")) if k in kinds)
+            if "end_play" in kinds:
+                words.extend(["end", "discard"])
+            return list(dict.fromkeys(words))
+        return ["discard"] if "discard" in kinds else []
 
-    def _human_turn(self) -> None:
-        observation = self.game.observation(HUMAN)
-        self._show(observation)
-        while True:
-            try:
-                line = self.read(self._prompt(observation))
-            except EOFError:
-                raise PlayerQuitError from None
-            try:
-                actions = self._parse(line, observation)
-            except (InvalidActionError, ValueError) as error:
-                self.say(f"  {error}")
-                continue
-            if not actions:
-                continue
-            try:
-                # A command may be two actions (end, then discard): try both first, so
-                # an illegal one leaves the game as it was.
-                trial = self.game.round.clone()
-                for action in actions:
-                    trial.apply(action)
-            except IllegalActionError as error:
-                self.say(f"  Not allowed: {error}")
-                continue
-            for action in actions:
-                self._apply(action)
-            if self.game.is_over or self.game.current_player != HUMAN:
-                return
-            observation = self.game.observation(HUMAN)
-            self._show(observation)
+    # -- commands -----------------------------------------------------------------------
 
-    def _parse(self, line: str, obs: RamiObservation) -> list[RamiAction]:
-        words = line.strip().split()
-        if not words:
-            return []
+    def parse(self, line: str, observation: RamiObservation) -> list[RamiAction] | str:
+        """A typed command as the actions it plays, or a calculation (``value``)."""
+        words = line.split()
         command, args = words[0].lower(), words[1:]
-        if command in ("quit", "exit"):
-            raise PlayerQuitError
-        if command in ("help", "?"):
-            self.say(HELP)
-            return []
-        if command == "hint":
-            self.say(self._hint(obs))
-            return []
         if command == "value":
-            combos = self._combos(args)
-            built = [combination_from_cards(c) for c in combos]
-            parts = " + ".join(f"[{c}] {c.value}" for c in built)
-            self.say(f"  {parts} = {sum(c.value for c in built)}")
-            return []
+            built = [combination_from_cards(c) for c in self._combos(args)]
+            parts = " + ".join(f"[{self._cards(c.cards)}] {c.value}" for c in built)
+            return f"  {parts} = {sum(c.value for c in built)}"
         if command == "draw":
             return [RamiAction.draw_stock()]
         if command == "take":
             if args:
-                then = self._parse(" ".join(args), obs)
-                if len(then) != 1:
-                    raise ValueError("write 'take open ...', 'take meld ...' or 'take add ...'")
+                then = self.parse(" ".join(args), observation)
+                if isinstance(then, str) or len(then) != 1:
+                    raise InvalidActionError(
+                        "write 'take open ...', 'take meld ...' or 'take add ...'"
+                    )
                 return [RamiAction.take_discard(then[0])]
             return [RamiAction.take_discard()]
         if command == "open":
             return [RamiAction.open(self._combos(args))]
         if command == "meld":
-            return [RamiAction.meld(self._cards(args))]
+            return [RamiAction.meld(self._cards_typed(args))]
         if command in ("add", "layoff"):
-            if (
-                len(args) != 3
-                or args[1].lower() not in ("to", "on", "onto")
-                or not args[2].isdigit()
-            ):
-                raise ValueError("write 'add 9S to 3' (a card, then the combination number)")
-            return [RamiAction.layoff(self._card(args[0]), int(args[2]))]
+            if len(args) != 3 or args[1].lower() not in ("to", "on", "onto"):
+                raise InvalidActionError(
+                    "write 'add 9S to 3' (a card, then the combination number)"
+                )
+            return [RamiAction.layoff(parse_card(args[0]), _number(args[2]))]
         if command == "swap":
             return [self._swap(args)]
         if command == "end":
             return [RamiAction.end_play()]
         if command == "discard":
             if len(args) != 1:
-                raise ValueError("name one card: 'discard 7H'")
-            card = self._discard_card(parse_card(args[0]), obs)
-            if obs.phase == "play":
+                raise InvalidActionError("name one card: 'discard 7H'")
+            card = self._discard_card(parse_card(args[0]), observation)
+            if observation.phase == "play":
                 return [RamiAction.end_play(), RamiAction.discard(card)]
             return [RamiAction.discard(card)]
-        raise ValueError(f"unknown command {command!r}; type 'help' for the list")
+        raise InvalidActionError(f"unknown command {command!r}; type 'help' for the list")
 
-    @staticmethod
-    def _card(token: str) -> Card:
-        return parse_card(token)
-
-    def _cards(self, tokens: Sequence[str]) -> list[Card]:
+    def _cards_typed(self, tokens: Sequence[str]) -> list[Card]:
         if not tokens:
-            raise ValueError("name the cards, e.g. 'meld 4C 5C 6C'")
+            raise InvalidActionError("name the cards, e.g. 'meld 4C 5C 6C'")
         cards = [parse_card(t) for t in tokens]
         # Several jokers typed as JK are different physical jokers in the hand; a face
         # typed for the card just taken from the discard pile means that card (laying it
         # is what taking it was for).
         rnd = self.game.round
-        jokers = iter(sorted(c for c in rnd.hands[HUMAN] if c & 63 == JOKER_FACE))
+        jokers = iter(sorted(c for c in rnd.hands[HUMAN] if face_of(c) == JOKER_FACE))
         taken = rnd.taken_card if rnd.current_player == HUMAN else None
         chosen: list[Card] = []
         for card in cards:
-            if card & 63 == JOKER_FACE:
+            if face_of(card) == JOKER_FACE:
                 card = next(jokers, card)
-            elif taken is not None and card & 63 == taken & 63 and taken not in chosen:
+            elif taken is not None and face_of(card) == face_of(taken) and taken not in chosen:
                 card = taken
             chosen.append(card)
         return chosen
@@ -362,8 +303,8 @@ class RamiTerminalGame:
         text = " ".join(tokens)
         parts = [part.split() for part in text.split("|") if part.strip()]
         if not parts:
-            raise ValueError("name the combinations, e.g. 'open 7S 8S 9S | KH KS KD'")
-        flat = self._cards([t for part in parts for t in part])
+            raise InvalidActionError("name the combinations, e.g. 'open 7S 8S 9S | KH KS KD'")
+        flat = self._cards_typed([t for part in parts for t in part])
         combos, start = [], 0
         for part in parts:
             combos.append(flat[start : start + len(part)])
@@ -371,28 +312,35 @@ class RamiTerminalGame:
         return combos
 
     def _swap(self, args: Sequence[str]) -> RamiAction:
-        usage = "write 'swap 8S from 2 to 4', 'swap 8S from 2 with 4D 5D' or 'swap 8S from 2'"
-        if len(args) < 3 or args[1].lower() != "from" or not args[2].isdigit():
-            raise ValueError(usage)
-        card, target = self._card(args[0]), int(args[2])
+        if len(args) < 3 or args[1].lower() != "from":
+            raise InvalidActionError(_SWAP_USAGE)
+        card, target = parse_card(args[0]), _number(args[2])
         rest = list(args[3:])
         if not rest:
             return RamiAction.swap_joker(card, target)
-        if rest[0].lower() == "to" and len(rest) == 2 and rest[1].isdigit():
-            return RamiAction.swap_joker(card, target, joker_target=int(rest[1]))
+        if rest[0].lower() == "to" and len(rest) == 2:
+            return RamiAction.swap_joker(card, target, joker_target=_number(rest[1]))
         if rest[0].lower() == "with" and len(rest) >= 3:
-            return RamiAction.swap_joker(card, target, joker_cards=self._cards(rest[1:]))
-        raise ValueError(usage)
+            return RamiAction.swap_joker(card, target, joker_cards=self._cards_typed(rest[1:]))
+        raise InvalidActionError(_SWAP_USAGE)
 
-    def _discard_card(self, card: Card, obs: RamiObservation) -> Card:
+    @staticmethod
+    def _discard_card(card: Card, obs: RamiObservation) -> Card:
         """The physical card of that face in hand, not the one just taken if possible."""
-        same = [c for c in obs.hand if c & 63 == card & 63]
+        same = [c for c in obs.hand if face_of(c) == face_of(card)]
         for held in same:
             if held != obs.taken_card:
                 return held
         return same[0] if same else card
 
-    def _hint(self, obs: RamiObservation) -> str:
+    def refusal(self, error: IllegalActionError) -> str:
+        """The engine's reason, its combination indexes numbered from 1 as shown."""
+        text = str(error).replace(", numbered from 0)", ")")
+        return _ENGINE_NUMBER.sub(lambda m: f"combination {int(m.group(1)) + 1}", text)
+
+    def hint(self, observation: RamiObservation) -> str:
+        """The best opening, or the combinations and lay-offs to play (as commands)."""
+        obs = observation
         rules = self.rules
         hand = obs.hand
         if obs.phase == "draw":
@@ -413,70 +361,73 @@ class RamiTerminalGame:
         if melds is not None:
             lines.extend(f"  meld {format_cards(c)}" for c in melds.combos)
         for move in legal_moves(hand, obs.table, rules, taken=obs.taken_card)[:8]:
-            lines.append("  " + self._command_for(move))
+            lines.append("  " + _command_for(move))
         return "\n".join(lines) if lines else "  nothing to lay: end and discard"
 
-    @staticmethod
-    def _command_for(action: RamiAction) -> str:
-        if action.kind == "layoff":
-            return f"add {format_card(action.card or 0)} to {action.target}"
-        text = f"swap {format_card(action.card or 0)} from {action.target}"
-        if action.joker_target is not None:
-            return text + f" to {action.joker_target}"
-        if action.joker_cards is not None:
-            return text + " with " + format_cards(action.joker_cards)
-        return text
+    # -- bots ---------------------------------------------------------------------------
 
-    # -- the end of a round ---------------------------------------------------------
+    def describe(self, seat: int, action: RamiAction, observation: RamiObservation) -> list[str]:
+        """A bot's move in a sentence (none for ending its plays)."""
+        text = self._describe(seat, action, observation)
+        return [text] if text else []
 
-    def _reveal(self, result: RamiRoundResult) -> None:
-        self.say("")
+    def _describe(self, seat: int, action: RamiAction, obs: RamiObservation) -> str:
+        name = self.name(seat)
+        kind = action.kind
+        card = self.card_text(action.card or 0)
+        if kind == "draw_stock":
+            return f"{name} draws from the stock."
+        if kind == "take_discard":
+            up = "" if obs.upcard is None else self.card_text(obs.upcard)
+            then = f" and {self._describe(seat, action.then, obs)}" if action.then else "."
+            return f"{name} takes {up}{then}"
+        if kind in ("open", "meld"):
+            combos = [combination_from_cards(c) for c in action.combos or ()]
+            parts = " ".join(f"[{self._cards(c.cards)}]" for c in combos)
+            if kind == "open":
+                return f"{name} opens: {parts} = {sum(c.value for c in combos)}."
+            return f"{name} lays {parts}."
+        target = (action.target or 0) + 1
+        if kind == "layoff":
+            return f"{name} lays {card} off on combination {target}."
+        if kind == "swap_joker":
+            if action.joker_target is not None:
+                where = f"onto combination {action.joker_target + 1}"
+            elif action.joker_cards is not None:
+                where = f"with {self._cards(action.joker_cards)}"
+            else:
+                where = "into the hand"
+            return (
+                f"{name} gives {card} for the joker of combination {target} and plays it {where}."
+            )
+        if kind == "discard":
+            return f"{name} discards {card}."
+        return ""
+
+    # -- the end of a round, the end of the game ------------------------------------
+
+    def reveal(self, result: RamiRoundResult) -> list[str]:
+        """Who went out (or why the round is blocked), every hand and penalty."""
+        lines = []
         if result.outcome == "out":
             winner = result.winners[0]
             sec = " (rami sec: the others' penalties count double)" if result.rami_sec else ""
             verb = "go" if winner == HUMAN else "goes"
-            self.say(f"{self.who(winner)} {verb} out!{sec}")
+            lines.append(f"{self.name(winner)} {verb} out!{sec}")
         else:
             reason = "the stock ran out" if result.blocked_reason == "stock" else "turn limit"
-            lows = ", ".join(self.who(s) for s in result.winners)
-            self.say(f"The round is blocked ({reason}); lowest hand: {lows}.")
+            lows = ", ".join(self.name(s) for s in result.winners)
+            lines.append(f"The round is blocked ({reason}); lowest hand: {lows}.")
         for seat in self.game.finished_rounds[-1].active:
-            hand = result.hands[seat]
             opened = "" if result.opened[seat] else " (never opened)"
-            self.say(
-                f"  {self.who(seat):<6} {format_cards(hand) or '-':<40} "
-                f"penalty {result.penalties[seat]}{opened}"
+            lines.append(
+                f"  {self.name(seat):<6} penalty {result.penalties[seat]:>3}{opened}  "
+                f"{self._cards(result.hands[seat]) or '-'}"
             )
-        self.say(f"Totals: {self._totals()}")
+        lines.append(f"Totals: {self._totals()}")
+        return lines
 
-
-def run_rami_terminal(
-    preset: str = "rami51",
-    players: int = 4,
-    bot: str = "heuristic",
-    seed: int | None = None,
-    input_fn: Callable[[str], str] = input,
-    output_fn: Callable[[str], None] = print,
-    *,
-    rules: RamiRules | None = None,
-    bots: Mapping[int, Any] | None = None,
-) -> RamiGame:
-    """Play ``rami51`` / ``rami40`` / ``rami51-house`` / ``rami40-house`` in the terminal:
-    you (seat 0) and ``players - 1`` bots (``heuristic`` or ``random``). ``rules``
-    overrides the preset's options (e.g. with ``-o`` options applied); ``bots`` (seat ->
-    bot) overrides ``bot`` with bots built elsewhere, e.g. any registered level."""
-    if bots is None and bot not in RAMI_BOTS:
-        raise ValueError(f"unknown rami bot {bot!r}; choose one of {', '.join(RAMI_BOTS)}")
-    if preset not in PRESETS:
-        raise ValueError(f"unknown rami preset {preset!r}; choose one of {', '.join(PRESETS)}")
-    game = RamiTerminalGame(
-        rules or rami_preset(preset),
-        players=players,
-        bot=bot,
-        seed=seed,
-        name=preset,
-        bots=bots,
-        input_fn=input_fn,
-        output_fn=output_fn,
-    )
-    return game.run()
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the lowest total (or the last one left)."""
+        final = self.game.result
+        return () if final is None else final.winners

@@ -1,0 +1,216 @@
+"""The turn loop of every terminal game, written once.
+
+Read a line, answer the loop's own commands (``help``, ``hint``, ``quit``), let the
+game's screen read the rest into actions, show the refusal's reason and ask again, play
+the bots' turns, reveal each hand as it ends and print the score sheet at the end.
+Input and output are callables, so a test scripts whole hands.
+
+>>> from rummykit.bots import RandomBot
+>>> from rummykit.games.gin import GinMatch
+>>> from rummykit.games.gin.terminal import GinScreen
+>>> match = GinMatch(seed=3)
+>>> out: list[str] = []
+>>> session = TerminalSession(
+...     match, GinScreen(match), {1: RandomBot(1)}, read=lambda prompt: "quit", say=out.append
+... )
+>>> session.run() is match, out[-1]
+(True, 'You left the game.')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+from rummykit.bots.base import Bot
+from rummykit.errors import IllegalActionError, InvalidActionError, PlayerQuitError
+from rummykit.terminal.screen import Screen, TerminalGame
+
+__all__ = ["TerminalSession", "help_text", "prompt_for"]
+
+ObsT = TypeVar("ObsT")
+ActionT = TypeVar("ActionT")
+GameT = TypeVar("GameT", bound=TerminalGame[Any, Any])
+
+# The loop's own commands, added to each game's help in its column.
+_LOOP_COMMANDS = (("help", "this text"), ("quit", "leave the game (end of input does too)"))
+
+_QUIT = ("quit", "exit")
+_HELP = ("help", "?")
+
+
+def prompt_for(choices: Sequence[str]) -> str:
+    """The prompt offering ``choices``: ``draw or take? >``.
+
+    >>> prompt_for(["discard", "knock", "gin"]), prompt_for(["draw"]), prompt_for([])
+    ('discard, knock or gin? > ', 'draw? > ', '> ')
+    """
+    words = list(dict.fromkeys(choices))
+    if not words:
+        return "> "
+    if len(words) == 1:
+        return f"{words[0]}? > "
+    return f"{', '.join(words[:-1])} or {words[-1]}? > "
+
+
+def help_text(game_help: str) -> str:
+    """A game's help with the loop's commands added, their descriptions aligned with the
+    game's (the column of its first command line).
+
+    >>> print(help_text("Commands:\\n  draw    draw a card"))
+    Commands:
+      draw    draw a card
+      help    this text
+      quit    leave the game (end of input does too)
+    """
+    found = re.search(r"^  \S+(?: \S+)* {2,}", game_help, re.MULTILINE)
+    column = len(found.group()) if found else 10
+    added = [f"  {word:<{column - 2}}{what}" for word, what in _LOOP_COMMANDS]
+    return "\n".join([game_help, *added])
+
+
+class TerminalSession(Generic[GameT, ObsT, ActionT]):
+    """A person at a terminal and bots in the other seats, until the game ends or the
+    person leaves. ``bots`` maps every other seat to its bot."""
+
+    def __init__(
+        self,
+        game: GameT,
+        screen: Screen[ObsT, ActionT],
+        bots: Mapping[int, Bot[ObsT, ActionT]],
+        *,
+        read: Callable[[str], str] = input,
+        say: Callable[[str], None] = print,
+    ) -> None:
+        self.game = game
+        self.screen = screen
+        self.bots = dict(bots)
+        self.read = read
+        self.say = say
+
+    def run(self) -> GameT:
+        """Play until the game ends or the person quits; return the game."""
+        screen = self.screen
+        self.say(f"{screen.title()} Type 'help' for the commands.")
+        self._announce_hand()
+        try:
+            while not self.game.is_over:
+                seat = self.game.current_player
+                if seat == screen.seat:
+                    self._person_turn()
+                else:
+                    self._bot_turn(seat)
+        except (PlayerQuitError, KeyboardInterrupt):
+            self.say("You left the game.")
+            return self.game
+        self._game_over()
+        return self.game
+
+    # -- telling -------------------------------------------------------------------------
+
+    def _lines(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            self.say(line)
+
+    def _announce_hand(self) -> None:
+        self.say("")
+        self.say(self.screen.hand_header())
+
+    def _game_over(self) -> None:
+        screen = self.screen
+        self.say("")
+        self.say(f"{screen.noun.capitalize()} over. Score sheet:")
+        self.say(self.game.score_sheet())
+        self.say(self._winners_sentence(screen.winners()))
+
+    def _winners_sentence(self, winners: Sequence[int]) -> str:
+        screen = self.screen
+        noun = screen.noun
+        if not winners:
+            return f"The {noun} is a tie."
+        names = [screen.name(seat) for seat in sorted(winners, key=lambda s: s != screen.seat)]
+        if len(names) == 1:
+            if winners[0] == screen.seat:
+                return f"You win the {noun}!"
+            return f"{names[0]} wins the {noun}."
+        together = f"{', '.join(names[:-1])} and {names[-1]}"
+        if screen.seat in winners:
+            return f"{together} share the win!"
+        return f"{together} share the win."
+
+    # -- turns ---------------------------------------------------------------------------
+
+    def _apply(self, action: ActionT) -> None:
+        finished = len(self.game.results)
+        self.game.apply(action)
+        if len(self.game.results) > finished:
+            self.say("")
+            self._lines(self.screen.reveal(self.game.results[-1]))
+            if not self.game.is_over:
+                self._announce_hand()
+
+    def _bot_turn(self, seat: int) -> None:
+        observation = self.game.observation(seat)
+        action = self.bots[seat].act(observation, self.game.legal_actions())
+        self._lines(self.screen.describe(seat, action, observation))
+        self._apply(action)
+
+    def _person_turn(self) -> None:
+        """Show the table, then ask until a command is played (one command a call)."""
+        screen = self.screen
+        observation = self.game.observation(screen.seat)
+        self.say("")
+        self._lines(screen.table(observation))
+        while True:
+            prompt = prompt_for(screen.choices(observation, self.game.legal_actions()))
+            try:
+                line = self.read(prompt)
+            except EOFError:
+                raise PlayerQuitError from None
+            words = line.split()
+            if not words:
+                continue
+            command = words[0].lower()
+            if command in _QUIT:
+                raise PlayerQuitError
+            if command in _HELP:
+                self.say(help_text(screen.help))
+                continue
+            if command == "hint":
+                self.say(screen.hint(observation))
+                continue
+            if self._play(line, observation):
+                return
+
+    def _play(self, line: str, observation: ObsT) -> bool:
+        """Read and play one command; ``False`` (after saying why) when nothing was played."""
+        try:
+            reply = self.screen.parse(line, observation)
+        except IllegalActionError as error:
+            self.say(f"  Not allowed: {self.screen.refusal(error)}")
+            return False
+        except ValueError as error:
+            self.say(f"  {error}")
+            return False
+        if isinstance(reply, str):
+            self.say(reply)
+            return False
+        if not reply:
+            return False
+        try:
+            if len(reply) > 1:
+                # Several actions are one command: all of them or none.
+                trial = self.game.clone()
+                for action in reply:
+                    trial.apply(action)
+            # A refused action leaves the game unchanged (the engines promise it).
+            for action in reply:
+                self._apply(action)
+        except IllegalActionError as error:
+            self.say(f"  Not allowed: {self.screen.refusal(error)}")
+            return False
+        except InvalidActionError as error:
+            self.say(f"  {error}")
+            return False
+        return True
