@@ -50,6 +50,7 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from rummykit.cards import JOKER_FACE, make_rng
+from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.heuristic_bot import (
     RamiHeuristicBot,
     _meld_ok,
@@ -63,13 +64,14 @@ from rummykit.games.rami.layoffs import (
     layoff_moves,
     legal_moves,
 )
+from rummykit.games.rami.observation import RamiObservation
 from rummykit.games.rami.opening import (
     best_melds,
     best_opening,
     can_open,
     combination_faces,
 )
-from rummykit.games.rami.round import RamiAction, RamiObservation, RamiRules
+from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import Combination, combination_from_cards
 
 __all__ = ["LEVELS", "Level", "LevelParams", "RamiExpertBot", "make_rami_expert"]

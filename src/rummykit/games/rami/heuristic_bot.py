@@ -22,19 +22,21 @@ import random
 from collections.abc import Sequence
 
 from rummykit.cards import JOKER_FACE, make_rng
+from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.layoffs import (
     hand_left_playable,
     layoff_moves,
     legal_moves,
     swap_moves,
 )
+from rummykit.games.rami.observation import RamiObservation
 from rummykit.games.rami.opening import (
     Opening,
     best_melds,
     best_opening,
     combination_faces,
 )
-from rummykit.games.rami.round import RamiAction, RamiObservation, RamiRules
+from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import Combination, combination_from_cards
 
 __all__ = ["RAMI_BOTS", "RamiHeuristicBot", "RamiRandomBot", "make_rami_bot", "play_moves"]

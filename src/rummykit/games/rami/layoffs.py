@@ -15,7 +15,7 @@ the card just taken from the discard pile when it can no longer be laid, is left
 >>> from rummykit.games.rami.table import combination_from_cards
 >>> table = [combination_from_cards(parse_cards("JK 7S 8S"), 1)]
 >>> [str(move) for move in layoff_moves(parse_cards("6S 9S KD"), table)]
-['layoff 6S to 0', 'layoff 9S to 0']
+['layoff 6S to 1', 'layoff 9S to 1']
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from rummykit.cards import JOKER_FACE, Card
-from rummykit.games.rami.round import RamiAction, RamiRules
+from rummykit.games.rami.actions import RamiAction
+from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import (
     JOKER_BIT,
     Combination,

@@ -32,7 +32,8 @@ from itertools import combinations
 from typing import Final
 
 from rummykit.cards import JOKER_FACE, Card, natural_card
-from rummykit.games.rami.round import RamiAction, RamiRules
+from rummykit.games.rami.actions import RamiAction
+from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import position_value, set_rank_value
 from rummykit.melds import RAMI_MELDS, InvalidMeldError, check_meld
 

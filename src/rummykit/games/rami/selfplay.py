@@ -6,8 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummykit.bots.base import Bot
+from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.game import RamiGame
-from rummykit.games.rami.round import RamiAction, RamiObservation, RamiRound, RamiRules, new_round
+from rummykit.games.rami.observation import RamiObservation
+from rummykit.games.rami.round import RamiRound, new_round
+from rummykit.games.rami.rules import RamiRules
 
 __all__ = ["play_rami_game", "play_rami_round"]
 
