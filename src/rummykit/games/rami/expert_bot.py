@@ -49,7 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from rummykit.cards import JOKER_FACE, make_rng
+from rummykit.cards import FACES, JOKER_FACE, MAX_COPIES, make_rng
 from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.heuristic_bot import (
     RamiHeuristicBot,
@@ -73,15 +73,18 @@ from rummykit.games.rami.opening import (
 )
 from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import Combination, combination_from_cards
+from rummykit.games.rami.tokens import physical_card
 
 __all__ = ["LEVELS", "Level", "LevelParams", "RamiExpertBot", "make_rami_expert"]
 
 Level = Literal["easy", "medium", "hard", "expert"]
 LEVELS: Final[tuple[Level, ...]] = ("easy", "medium", "hard", "expert")
 
-_HYPOTHETICAL_COPY: Final = 7 << 6
-"""Copy bits of an imagined drawn card: no real card has copy 7, so it never collides
-with a card of the hand (the solvers only look at faces)."""
+_HYPOTHETICAL: Final = tuple(
+    int(physical_card(face, MAX_COPIES - 1)) for face in range(JOKER_FACE + 1)
+)
+"""Per face, an imagined drawn card: no real card has the last copy, so it never
+collides with a card of the hand (the solvers only look at faces)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,10 +190,6 @@ _PARAMS: Final[dict[str, LevelParams]] = {
 }
 
 
-def _face(card: int) -> int:
-    return card & 63
-
-
 class RamiExpertBot:
     """Rami bot with levels ``easy`` < ``medium`` < ``hard`` < ``expert`` (module doc)."""
 
@@ -252,7 +251,7 @@ class RamiExpertBot:
             if seat != obs.seat:
                 visible.extend(known)
         for card in visible:
-            face = _face(card)
+            face = FACES[card]
             if counts[face] > 0:
                 counts[face] -= 1
         return counts
@@ -274,7 +273,7 @@ class RamiExpertBot:
     # -- look-ahead values --------------------------------------------------------------
 
     def _can_open(self, cards: Sequence[int], rules: RamiRules) -> bool:
-        key = tuple(sorted(_face(c) for c in cards))
+        key = tuple(sorted(FACES[c] for c in cards))
         hit = self._open_cache.get(key)
         if hit is None:
             hit = can_open(cards, rules)
@@ -288,11 +287,11 @@ class RamiExpertBot:
         total = sum(unseen)
         if not total:
             return 0.0
-        faces = {_face(c) for c in hand}
+        faces = {FACES[c] for c in hand}
         hits = 0
         for face in _relevant_faces(faces):
             copies = unseen[face]
-            if copies and self._can_open([*hand, face | _HYPOTHETICAL_COPY], rules):
+            if copies and self._can_open([*hand, _HYPOTHETICAL[face]], rules):
                 hits += copies
         return hits / total
 
@@ -305,7 +304,7 @@ class RamiExpertBot:
         pairs = []
         for _ in range(self.params.samples):
             first, second = self.rng.sample(pool, 2)
-            pairs.append((first | _HYPOTHETICAL_COPY, second | _HYPOTHETICAL_COPY))
+            pairs.append((_HYPOTHETICAL[first], _HYPOTHETICAL[second]))
         return pairs
 
     def _draw_triples(self, unseen: Sequence[int]) -> list[tuple[int, int, int]]:
@@ -316,7 +315,7 @@ class RamiExpertBot:
         triples = []
         for _ in range(self.params.triples):
             a, b, c = self.rng.sample(pool, 3)
-            triples.append((a | _HYPOTHETICAL_COPY, b | _HYPOTHETICAL_COPY, c | _HYPOTHETICAL_COPY))
+            triples.append((_HYPOTHETICAL[a], _HYPOTHETICAL[b], _HYPOTHETICAL[c]))
         return triples
 
     def _open_value(
@@ -346,7 +345,7 @@ class RamiExpertBot:
     ) -> tuple[int, ...]:
         """An opened hand at the start of its play: the penalties (ascending) of what it
         keeps after laying its best new combinations and then every lay-off it can."""
-        key = tuple(sorted(_face(c) for c in hand))
+        key = tuple(sorted(FACES[c] for c in hand))
         hit = self._out_cache.get(key)
         if hit is not None:
             return hit
@@ -361,7 +360,7 @@ class RamiExpertBot:
         for move in layoff_chain(left, built, shifts=rules.end_joker_shifts, keep_jokers=False):
             assert move.card is not None
             left.remove(move.card)
-        result = tuple(sorted(values[c & 0x1FF] for c in left))
+        result = tuple(sorted(values[c] for c in left))
         self._out_cache[key] = result
         return result
 
@@ -383,7 +382,7 @@ class RamiExpertBot:
             accepts |= combo.accepts
             if combo.shift_face >= 0:
                 accepts |= 1 << combo.shift_face
-        faces = {_face(c) for c in hand}
+        faces = {FACES[c] for c in hand}
         relevant = set(_relevant_faces(faces))
         for face in range(JOKER_FACE):
             if accepts >> face & 1:
@@ -396,7 +395,7 @@ class RamiExpertBot:
             if not copies:
                 continue
             other -= copies
-            left = self._lay_all([*hand, face | _HYPOTHETICAL_COPY], table, rules)
+            left = self._lay_all([*hand, _HYPOTHETICAL[face]], table, rules)
             if len(left) <= 1:
                 out += copies
             else:
@@ -422,7 +421,7 @@ class RamiExpertBot:
         take = RamiAction.take_discard()
         if top is None or take not in legal:
             return legal[0]
-        if _face(top) == JOKER_FACE:
+        if FACES[top] == JOKER_FACE:
             return take
         hand = list(obs.hand)
         if obs.opened[obs.seat]:
@@ -434,7 +433,7 @@ class RamiExpertBot:
             return legal[0]
         if not self.params.lookahead_draw:
             return self._heuristic.act(obs, legal)
-        if _face(top) not in _relevant_faces({_face(c) for c in hand}):
+        if FACES[top] not in _relevant_faces({FACES[c] for c in hand}):
             return legal[0]  # it joins nothing: it cannot bring the opening closer
         with_top = [*hand, top]
         if can_open(with_top, rules, taken=top):
@@ -484,7 +483,7 @@ class RamiExpertBot:
         if plain is not None:
             # A joker kept in hand costs its penalty if the round ends, but joins any
             # later combination: keep it when that costs little more than it is worth.
-            jokers = sum(1 for c in plain.cards_left if _face(c) == JOKER_FACE)
+            jokers = sum(1 for c in plain.cards_left if FACES[c] == JOKER_FACE)
             if plain.penalty_left - rules.joker_hand_value * jokers <= opening.penalty_left + 5:
                 opening = plain
         if (
@@ -553,7 +552,7 @@ class RamiExpertBot:
         else:
             worth = float(max(0, -bonus))
         values = rules.hand_values()
-        cost = danger * (sum(values[c & 0x1FF] for c in hand) - left) + self.params.sec_margin
+        cost = danger * (sum(values[c] for c in hand) - left) + self.params.sec_margin
         if worth <= cost:
             return False  # no chance of a rami sec could pay for holding
         unseen = self._unseen(obs)
@@ -563,15 +562,15 @@ class RamiExpertBot:
         best = 0.0
         best_card: int | None = None
         pairs = self._draw_pairs(unseen) if self.params.sec_two else []
-        for card in sorted(set(hand), key=lambda c: -values[c & 0x1FF]):
+        for card in sorted(set(hand), key=lambda c: -values[c]):
             if card == obs.taken_card:
                 continue
             rest = list(hand)
             rest.remove(card)
             hits = 0
-            for face in _relevant_faces({_face(c) for c in rest}):
+            for face in _relevant_faces({FACES[c] for c in rest}):
                 copies = unseen[face]
-                if copies and self._goes_down([*rest, face | _HYPOTHETICAL_COPY], rules):
+                if copies and self._goes_down([*rest, _HYPOTHETICAL[face]], rules):
                     hits += copies
             chance = hits / total
             if pairs:
@@ -589,7 +588,7 @@ class RamiExpertBot:
 
     def _goes_down(self, cards: Sequence[int], rules: RamiRules, slack: int = 1) -> bool:
         """Whether an unopened hand can lay all its cards but at most ``slack`` in one go."""
-        key = (slack, *sorted(_face(c) for c in cards))
+        key = (slack, *sorted(FACES[c] for c in cards))
         hit = self._down_cache.get(key)
         if hit is None:
             # Cheap necessary test first: at most ``slack`` cards may lie outside every
@@ -615,7 +614,7 @@ class RamiExpertBot:
         if planned is not None and RamiAction.discard(planned) in legal:
             return RamiAction.discard(planned)
         if params.blunder and self.rng.random() < params.blunder:
-            options = [a for a in legal if a.card is not None and _face(a.card) != JOKER_FACE]
+            options = [a for a in legal if a.card is not None and FACES[a.card] != JOKER_FACE]
             if options:
                 return self.rng.choice(options)
         opened = obs.opened[obs.seat]
@@ -640,13 +639,13 @@ class RamiExpertBot:
         for action in order[:width]:
             card = action.card
             assert card is not None
-            face = _face(card)
+            face = FACES[card]
             if face in seen_faces:
                 continue
             seen_faces.add(face)
             rest = list(hand)
             rest.remove(card)
-            pen = sum(values[c & 0x1FF] for c in rest)
+            pen = sum(values[c] for c in rest)
             if opened:
                 chance, kept = self._out_value(rest, obs.table, rules, unseen)
                 score = risk * pen + (1.0 - risk) * kept - params.out_weight * chance
@@ -671,14 +670,14 @@ class RamiExpertBot:
         values = rules.hand_values()
         unseen = self._unseen(obs)
         danger = self._danger(obs)
-        faces = [_face(c) for c in obs.hand]
+        faces = [FACES[c] for c in obs.hand]
         feeds, wanted = _feeding(obs)
         best: RamiAction | None = None
         best_cost = (0.0, 0)
         for action in legal:
             card = action.card
             assert card is not None
-            face = _face(card)
+            face = FACES[card]
             if face == JOKER_FACE:
                 cost = (10_000.0, card)
             else:
@@ -689,7 +688,7 @@ class RamiExpertBot:
                     outs = _completions(face, other, unseen)
                     if outs >= 0:
                         keep += params.live_base + params.live_per * min(outs, 4)
-                score = keep - values[card & 0x1FF] * (1.0 + params.danger_value * danger)
+                score = keep - values[card] * (1.0 + params.danger_value * danger)
                 if feeds >> face & 1:
                     score += params.opened_feed
                 if wanted and _partners(face, wanted):
@@ -705,15 +704,15 @@ class RamiExpertBot:
         first = self._heuristic.act(obs, legal)
         rest = [a for a in legal if a != first]
         values = obs.rules.hand_values()
-        faces = [_face(c) for c in obs.hand]
+        faces = [FACES[c] for c in obs.hand]
 
         def cost(action: RamiAction) -> tuple[int, int]:
             card = action.card
             assert card is not None
-            face = _face(card)
+            face = FACES[card]
             if face == JOKER_FACE:
                 return (1, 0)
-            return (0, 8 * _partners(face, faces) - values[card & 0x1FF])
+            return (0, 8 * _partners(face, faces) - values[card])
 
         rest.sort(key=cost)
         return [first, *rest]
@@ -788,4 +787,4 @@ def _feeding(obs: RamiObservation) -> tuple[int, list[int]]:
             feeds |= combo.accepts
             if combo.shift_face >= 0:
                 feeds |= 1 << combo.shift_face
-    return feeds, [_face(k) for k in obs.known_cards[following]]
+    return feeds, [FACES[k] for k in obs.known_cards[following]]

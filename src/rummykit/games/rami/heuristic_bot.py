@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from rummykit.cards import JOKER_FACE, make_rng
+from rummykit.cards import FACES, JOKER_FACE, make_rng
 from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.layoffs import (
     hand_left_playable,
@@ -175,12 +175,12 @@ class RamiHeuristicBot:
         top = obs.upcard
         if top is None or len(legal) < 2:
             return legal[0]
-        if top & 63 == JOKER_FACE:
+        if FACES[top] == JOKER_FACE:
             return take
         if obs.opened[obs.seat] and layoff_moves([top], obs.table):
             return take
         # Take it only when it completes a combination with cards of the hand.
-        return take if _completes(top & 63, obs.hand) else legal[0]
+        return take if _completes(FACES[top], obs.hand) else legal[0]
 
     # -- play ---------------------------------------------------------------------------
 
@@ -194,7 +194,7 @@ class RamiHeuristicBot:
             opening = best_opening(hand, rules, taken=taken)
             if opening is None:
                 return self._must_end(end, obs)
-            if any(c & 63 == JOKER_FACE for combo in opening.combos for c in combo):
+            if any(FACES[c] == JOKER_FACE for combo in opening.combos for c in combo):
                 # Keep the jokers when the opening does not need them.
                 opening = best_opening(hand, rules, taken=taken, use_jokers=False) or opening
             return opening.action()
@@ -214,7 +214,7 @@ class RamiHeuristicBot:
             playable = [m for m in swaps if m in allowed]
             if playable:
                 return playable[0]
-        naturals = [c for c in hand if c & 63 != JOKER_FACE]
+        naturals = [c for c in hand if FACES[c] != JOKER_FACE]
         keep_jokers = len(naturals) > 1 or (len(naturals) == 1 and naturals[0] == taken)
         usable = naturals if keep_jokers else list(hand)
         for move in legal_moves(usable, table, rules, taken=taken):
@@ -236,7 +236,7 @@ class RamiHeuristicBot:
     def _melds(self, hand: Sequence[int], rules: RamiRules, taken: int | None) -> Opening | None:
         """New combinations to lay: joker-free ones, or with jokers when that goes out."""
         plain = best_melds(hand, rules, taken=taken, use_jokers=False)
-        if any(c & 63 == JOKER_FACE for c in hand):
+        if any(FACES[c] == JOKER_FACE for c in hand):
             full = best_melds(hand, rules, taken=taken)
             if full is not None and len(full.cards_left) <= 1:
                 return full
@@ -255,7 +255,7 @@ class RamiHeuristicBot:
         following = obs.active[(obs.active.index(obs.seat) + 1) % len(obs.active)]
         next_opened = obs.opened[following]
         next_known = obs.known_cards[following]
-        faces = [c & 63 for c in hand]
+        faces = [FACES[c] for c in hand]
         # What the next player could lay off, if opened: every free end and missing suit.
         feeds = 0
         if next_opened:
@@ -263,13 +263,13 @@ class RamiHeuristicBot:
                 feeds |= combo.accepts
                 if combo.shift_face >= 0:
                     feeds |= 1 << combo.shift_face
-        wanted = [k & 63 for k in next_known]
+        wanted = [FACES[k] for k in next_known]
         best: RamiAction | None = None
         best_cost = (0, 0)
         for action in legal:
             card = action.card
             assert card is not None
-            face = card & 63
+            face = FACES[card]
             if face == JOKER_FACE:
                 cost = (10_000, card)
             else:
@@ -280,7 +280,7 @@ class RamiHeuristicBot:
                     score += 30
                 if wanted and _partners(face, wanted):
                     score += 12
-                cost = (score - values[card & 0x1FF], card)
+                cost = (score - values[card], card)
             if best is None or cost < best_cost:
                 best, best_cost = action, cost
         assert best is not None
@@ -302,7 +302,7 @@ def _completes(face: int, hand: Sequence[int]) -> bool:
     suits: set[int] = set()
     positions: set[int] = set()
     for card in hand:
-        other = card & 63
+        other = FACES[card]
         if other == JOKER_FACE:
             continue
         other_rank, other_suit = other % 13 + 1, other // 13
@@ -330,7 +330,7 @@ def _without(hand: Sequence[int], card: int | None) -> list[int]:
 
 def _penalty(hand: Sequence[int], rules: RamiRules) -> int:
     values = rules.hand_values()
-    return sum(values[c & 0x1FF] for c in hand)
+    return sum(values[c] for c in hand)
 
 
 def _partners(face: int, faces: Sequence[int]) -> int:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Final
 
-from rummykit.cards import JOKER_FACE, Card, natural_card
+from rummykit.cards import FACES, JOKER_FACE, Card, natural_card
 from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import position_value, set_rank_value
@@ -264,7 +264,7 @@ def hand_combinations(
     rank_suits = [0] * 13
     jokers = 0
     for card in hand:
-        face = card & 63
+        face = FACES[card]
         if face == JOKER_FACE:
             jokers += 1
         else:
@@ -715,7 +715,7 @@ def _solve(
     packed = 0
     lane = _LANE
     for card in hand:
-        face = card & 63
+        face = FACES[card]
         packed += _ONE[face]
         if face != JOKER_FACE:
             bit = lane[face]
@@ -727,7 +727,7 @@ def _solve(
                 third |= bit
             else:
                 crowded = True  # a fourth copy: only the plain cut below counts it
-    taken_face = -1 if taken is None else taken & 63
+    taken_face = -1 if taken is None else FACES[taken]
     taken_count = 0 if taken is None else packed >> (_BITS * taken_face) & 15
     jokers = packed >> (_BITS * JOKER_FACE)
     usable_jokers = jokers if use_jokers else 0
@@ -765,7 +765,7 @@ def _solve(
         reach = 0
         left = 0
         for card in hand:
-            face = card & 63
+            face = FACES[card]
             if meldable >> (_BITS * face) & 15:
                 reach += _TOP_VALUE[face]
             else:
@@ -787,7 +787,7 @@ def _solve(
         total_cards=len(hand),
         unmeldable=0,
         taken_single=taken_face if taken_count == 1 else None,
-        must_lay=None if must_lay is None else must_lay & 63,
+        must_lay=None if must_lay is None else FACES[must_lay],
     )
     search.run(0, packed, 0, [], 0, 0, 0)
     if search.best is None:
@@ -810,9 +810,9 @@ def _to_opening(
         ]
     pools: dict[int, list[Card]] = {}
     for card in ordered:
-        pool = pools.get(card & 63)
+        pool = pools.get(FACES[card])
         if pool is None:
-            pools[card & 63] = [Card(card)]
+            pools[FACES[card]] = [Card(card)]
         else:
             pool.append(Card(card))
     combos: list[tuple[Card, ...]] = []
@@ -820,11 +820,11 @@ def _to_opening(
     for option in chosen:
         combos.append(tuple(pools[face].pop(0) for face in _faces_of(option[0])))
         value += option[1]
-    left = tuple(sorted((card for pool in pools.values() for card in pool), key=lambda c: c & 63))
+    left = tuple(sorted((card for pool in pools.values() for card in pool), key=FACES.__getitem__))
     return Opening(
         combos=tuple(combos),
         value=value,
-        penalty_left=sum(table[card & 0x1FF] for card in left),
+        penalty_left=sum(table[card] for card in left),
         cards_left=left,
         exempt=value < threshold,
     )
@@ -908,7 +908,7 @@ def best_melds(
     lanes = jokers = 0
     lane = _LANE
     for card in cards:
-        face = card & 63
+        face = FACES[card]
         if face == JOKER_FACE:
             jokers += 1
         else:
