@@ -7,6 +7,7 @@ import time
 import pytest
 
 from rummykit.cards import JOKER_FACE, parse_cards
+from rummykit.errors import UnknownBotError
 from rummykit.games.rami.heuristic_bot import (
     RAMI_BOTS,
     RamiHeuristicBot,
@@ -24,7 +25,7 @@ def test_make_rami_bot() -> None:
     assert RAMI_BOTS == ("random", "heuristic")
     assert isinstance(make_rami_bot("random", seed=1), RamiRandomBot)
     assert isinstance(make_rami_bot("heuristic"), RamiHeuristicBot)
-    with pytest.raises(ValueError, match="unknown rami bot"):
+    with pytest.raises(UnknownBotError, match="unknown rami bot"):
         make_rami_bot("genius")
 
 

@@ -50,6 +50,7 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from rummykit.cards import FACES, JOKER_FACE, MAX_COPIES, make_rng
+from rummykit.errors import UnknownBotError
 from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.heuristic_bot import (
     RamiHeuristicBot,
@@ -203,7 +204,9 @@ class RamiExpertBot:
         params: LevelParams | None = None,
     ) -> None:
         if level not in _PARAMS:
-            raise ValueError(f"unknown rami level {level!r}; choose one of {', '.join(LEVELS)}")
+            raise UnknownBotError(
+                f"unknown rami level {level!r}; choose one of {', '.join(LEVELS)}"
+            )
         self.level: Level = level
         self.name: str = level
         self.params = params or _PARAMS[level]

@@ -22,6 +22,7 @@ import random
 from collections.abc import Sequence
 
 from rummykit.cards import FACES, JOKER_FACE, make_rng
+from rummykit.errors import BotError, UnknownBotError
 from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.layoffs import (
     hand_left_playable,
@@ -141,7 +142,7 @@ class RamiRandomBot:
         else:
             options = legal_actions  # draws and discards: the engine's list is complete
         if not options:
-            raise ValueError("no legal action to choose from")
+            raise BotError("no legal action to choose from", bot=self.name)
         return self.rng.choice(options)
 
 
@@ -230,7 +231,7 @@ class RamiHeuristicBot:
         # Only the taken card is left and end_play is refused: lay it anywhere it fits.
         moves = legal_moves(obs.hand, obs.table, obs.rules, taken=obs.taken_card)
         if not moves:
-            raise ValueError("no legal play left")  # pragma: no cover - engine prevents it
+            raise BotError("no legal play left", bot=self.name)  # pragma: no cover - engine
         return moves[0]
 
     def _melds(self, hand: Sequence[int], rules: RamiRules, taken: int | None) -> Opening | None:
@@ -355,4 +356,4 @@ def make_rami_bot(
         return RamiRandomBot(seed)
     if name == "heuristic":
         return RamiHeuristicBot(rules)
-    raise ValueError(f"unknown rami bot {name!r}; choose one of {', '.join(RAMI_BOTS)}")
+    raise UnknownBotError(f"unknown rami bot {name!r}; choose one of {', '.join(RAMI_BOTS)}")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from rummykit.cards import FACES, JOKER_FACE, PHYSICAL_IDS, SUITS, Card, format_card, format_cards
-from rummykit.errors import RummykitError
+from rummykit.errors import InvalidMeldError
 from rummykit.melds import RAMI_MELDS, check_meld
 
 __all__ = [
@@ -49,8 +49,9 @@ MAX_RUN: Final = 13
 MAX_SET: Final = 4
 
 
-class CombinationError(RummykitError):
-    """A card cannot be laid off onto (or swapped into) a combination; ``code`` says why."""
+class CombinationError(InvalidMeldError):
+    """A card cannot be laid off onto (or swapped into) a combination: the cards would
+    be no legal combination. ``code`` says why (``does_not_fit``, ``needs_swap``...)."""
 
     default_code = "combination"
 
