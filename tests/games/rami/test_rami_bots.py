@@ -8,6 +8,7 @@ import pytest
 
 from rummykit.cards import JOKER_FACE, parse_cards
 from rummykit.errors import UnknownBotError
+from rummykit.games.rami import RamiAction, RamiRules, new_round, preset
 from rummykit.games.rami.heuristic_bot import (
     RAMI_BOTS,
     RamiHeuristicBot,
@@ -15,7 +16,6 @@ from rummykit.games.rami.heuristic_bot import (
     make_rami_bot,
     play_moves,
 )
-from rummykit.games.rami.round import RamiAction, RamiRules, new_round, preset
 from rummykit.games.rami.selfplay import play_rami_game, play_rami_round
 
 HEURISTIC_GAMES = 120

@@ -9,9 +9,9 @@ import pytest
 
 from rummykit.cards import Card, parse_cards
 from rummykit.errors import UnknownBotError
+from rummykit.games.rami import RamiAction, RamiRound, RamiRules, new_round, preset
 from rummykit.games.rami.expert_bot import LEVELS, RamiExpertBot, make_rami_expert
 from rummykit.games.rami.heuristic_bot import RamiHeuristicBot
-from rummykit.games.rami.round import RamiAction, RamiRound, RamiRules, new_round, preset
 from rummykit.games.rami.selfplay import play_rami_game, play_rami_round
 from rummykit.sim.registry import make_bot
 

@@ -8,6 +8,7 @@ import pytest
 
 from rummykit.cards import parse_cards
 from rummykit.core import IllegalActionError
+from rummykit.games.rami import RamiAction, RamiRound, RamiRules, new_round
 from rummykit.games.rami.heuristic_bot import RamiRandomBot
 from rummykit.games.rami.layoffs import (
     joker_destinations,
@@ -16,7 +17,6 @@ from rummykit.games.rami.layoffs import (
     legal_moves,
     swap_moves,
 )
-from rummykit.games.rami.round import RamiAction, RamiRound, RamiRules, new_round
 from rummykit.games.rami.table import combination_from_cards, lay_off
 
 

@@ -6,7 +6,7 @@ import pytest
 from rami_helpers import card, cards, illegal, rig, snapshot, table_text
 
 from rummykit.core import InvalidActionError
-from rummykit.games.rami.round import RamiAction, RamiRound, RamiRules, new_round, preset
+from rummykit.games.rami import RamiAction, RamiRound, RamiRules, new_round, preset
 
 A = RamiAction
 

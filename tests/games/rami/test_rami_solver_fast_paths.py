@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from rummykit.cards import JOKER_FACE, DeckSpec, build_deck
 from rummykit.core import IllegalActionError
+from rummykit.games.rami import RamiAction, RamiRound, RamiRules, new_round
 from rummykit.games.rami import opening as rami_opening
 from rummykit.games.rami.heuristic_bot import RamiRandomBot
 from rummykit.games.rami.layoffs import legal_moves
 from rummykit.games.rami.opening import _has_combination, hand_combinations
-from rummykit.games.rami.round import RamiAction, RamiRound, RamiRules, new_round
 
 PACK = build_deck(DeckSpec(decks=3, jokers=4))
 """The 160 physical cards of Rami with five or six players (three copies of a face)."""
