@@ -7,6 +7,7 @@ them.
 """
 
 from rummykit.games.rami.actions import RamiAction
+from rummykit.games.rami.candidates import combination_faces, hand_combinations
 from rummykit.games.rami.game import (
     RamiGame,
     RamiGameResult,
@@ -21,14 +22,7 @@ from rummykit.games.rami.layoffs import (
     swap_moves,
 )
 from rummykit.games.rami.observation import EventLog, RamiObservation
-from rummykit.games.rami.opening import (
-    Opening,
-    best_melds,
-    best_opening,
-    can_open,
-    combination_faces,
-    hand_combinations,
-)
+from rummykit.games.rami.opening import Opening, best_melds, best_opening, can_open
 from rummykit.games.rami.round import RamiRound, new_round
 from rummykit.games.rami.rules import PRESETS, RamiRules, parse_option, preset
 from rummykit.games.rami.scoring import RamiRoundResult, hand_value, score_round

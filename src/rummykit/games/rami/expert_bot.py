@@ -52,6 +52,7 @@ from typing import Final, Literal
 from rummykit.cards import FACES, JOKER_FACE, MAX_COPIES, make_rng
 from rummykit.errors import UnknownBotError
 from rummykit.games.rami.actions import RamiAction
+from rummykit.games.rami.candidates import combination_faces
 from rummykit.games.rami.heuristic_bot import (
     RamiHeuristicBot,
     _meld_ok,
@@ -66,12 +67,7 @@ from rummykit.games.rami.layoffs import (
     legal_moves,
 )
 from rummykit.games.rami.observation import RamiObservation
-from rummykit.games.rami.opening import (
-    best_melds,
-    best_opening,
-    can_open,
-    combination_faces,
-)
+from rummykit.games.rami.opening import best_melds, best_opening, can_open
 from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import Combination, combination_from_cards
 from rummykit.games.rami.tokens import physical_card

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from rummykit.cards import FACES, JOKER_FACE, make_rng
 from rummykit.errors import BotError, UnknownBotError
 from rummykit.games.rami.actions import RamiAction
+from rummykit.games.rami.candidates import combination_faces
 from rummykit.games.rami.layoffs import (
     hand_left_playable,
     layoff_moves,
@@ -31,12 +32,7 @@ from rummykit.games.rami.layoffs import (
     swap_moves,
 )
 from rummykit.games.rami.observation import RamiObservation
-from rummykit.games.rami.opening import (
-    Opening,
-    best_melds,
-    best_opening,
-    combination_faces,
-)
+from rummykit.games.rami.opening import Opening, best_melds, best_opening
 from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import Combination, combination_from_cards
 
