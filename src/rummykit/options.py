@@ -102,7 +102,11 @@ class Option:
         if self.kind == "bool":
             return "true or false"
         if self.kind == "choice":
-            return "one of " + ", ".join(str(choice) for choice in self.choices)
+            words = ", ".join(str(choice) for choice in self.choices)
+            if self.low is not None and self.high is not None:
+                # A choice of words and numbers (``auto`` or 1-3 decks).
+                return f"{words} or a whole number {self.low}-{self.high}"
+            return "one of " + words
         if self.kind == "int":
             if self.low is not None and self.high is not None:
                 return f"a whole number {self.low}-{self.high}"
@@ -134,8 +138,9 @@ class Option:
             complaint = self.check_value(value)
             ok = complaint is None
         if not ok or complaint is not None:
+            because = f" ({complaint})" if complaint else ""
             raise InvalidOptionError(
-                f"{self.name} must be {self.allowed()}, not {value!r}", option=self.name
+                f"{self.name} must be {self.allowed()}, not {value!r}{because}", option=self.name
             )
         return value
 

@@ -15,7 +15,7 @@ import pytest
 
 from rummykit.cards import Card
 from rummykit.core import IllegalActionError
-from rummykit.games.rami.round import (
+from rummykit.games.rami import (
     RamiAction,
     RamiRound,
     RamiRules,

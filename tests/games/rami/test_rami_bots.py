@@ -7,6 +7,8 @@ import time
 import pytest
 
 from rummykit.cards import JOKER_FACE, parse_cards
+from rummykit.errors import UnknownBotError
+from rummykit.games.rami import RamiAction, RamiRules, new_round, preset
 from rummykit.games.rami.heuristic_bot import (
     RAMI_BOTS,
     RamiHeuristicBot,
@@ -14,7 +16,6 @@ from rummykit.games.rami.heuristic_bot import (
     make_rami_bot,
     play_moves,
 )
-from rummykit.games.rami.round import RamiAction, RamiRules, new_round, preset
 from rummykit.games.rami.selfplay import play_rami_game, play_rami_round
 
 HEURISTIC_GAMES = 120
@@ -24,7 +25,7 @@ def test_make_rami_bot() -> None:
     assert RAMI_BOTS == ("random", "heuristic")
     assert isinstance(make_rami_bot("random", seed=1), RamiRandomBot)
     assert isinstance(make_rami_bot("heuristic"), RamiHeuristicBot)
-    with pytest.raises(ValueError, match="unknown rami bot"):
+    with pytest.raises(UnknownBotError, match="unknown rami bot"):
         make_rami_bot("genius")
 
 

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from rami_helpers import card, cards
 
 from rummykit.cards import natural_card
+from rummykit.errors import RummykitError
 from rummykit.games.rami.table import (
     JOKER_BIT,
     CombinationError,
@@ -79,6 +80,8 @@ def test_section9_case3_joker_onto_a_run_with_a_joker() -> None:
     with pytest.raises(CombinationError, match="at most one") as info:
         lay_off(combo("JK 7S 8S"), card("JK@1"))
     assert info.value.code == "joker_limit"
+    # In the error tree: a lay-off that makes no combination is an invalid meld.
+    assert isinstance(info.value, InvalidMeldError) and isinstance(info.value, RummykitError)
 
 
 def test_joker_layoff_takes_the_lower_end() -> None:

@@ -8,9 +8,10 @@ import random
 import pytest
 
 from rummykit.cards import Card, parse_cards
+from rummykit.errors import UnknownBotError
+from rummykit.games.rami import RamiAction, RamiRound, RamiRules, new_round, preset
 from rummykit.games.rami.expert_bot import LEVELS, RamiExpertBot, make_rami_expert
 from rummykit.games.rami.heuristic_bot import RamiHeuristicBot
-from rummykit.games.rami.round import RamiAction, RamiRound, RamiRules, new_round, preset
 from rummykit.games.rami.selfplay import play_rami_game, play_rami_round
 from rummykit.sim.registry import make_bot
 
@@ -21,7 +22,7 @@ def test_levels_are_registered_for_rami_and_its_presets() -> None:
             bot = make_bot(variant, level, seed=3, rules=preset("rami51"), players=4)
             assert isinstance(bot, RamiExpertBot)
             assert bot.level == level and bot.name == level
-    with pytest.raises(ValueError, match="unknown rami level"):
+    with pytest.raises(UnknownBotError, match="unknown rami level"):
         RamiExpertBot(seed=1, level="genius")  # type: ignore[arg-type]
 
 

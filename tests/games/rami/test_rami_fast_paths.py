@@ -16,15 +16,15 @@ from hypothesis import strategies as st
 
 from rummykit.cards import JOKER_FACE, Card, DeckSpec, build_deck
 from rummykit.core import Event
-from rummykit.games.rami.game import RamiGame
-from rummykit.games.rami.heuristic_bot import RamiRandomBot
-from rummykit.games.rami.round import (
+from rummykit.games.rami import (
     RamiAction,
     RamiObservation,
     RamiRound,
     RamiRules,
     new_round,
 )
+from rummykit.games.rami.game import RamiGame
+from rummykit.games.rami.heuristic_bot import RamiRandomBot
 from rummykit.games.rami.table import (
     Combination,
     _checked_combination,

@@ -7,9 +7,10 @@ import json
 import pytest
 
 from rummykit.core import IllegalActionError
+from rummykit.errors import InvalidOptionError, InvalidRecordError
+from rummykit.games.rami import RamiAction, RamiRules
 from rummykit.games.rami.game import RamiGame
 from rummykit.games.rami.heuristic_bot import RamiHeuristicBot, RamiRandomBot
-from rummykit.games.rami.round import RamiAction, RamiRules
 from rummykit.games.rami.selfplay import play_rami_game
 
 
@@ -81,3 +82,37 @@ def test_no_action_after_the_game_and_records() -> None:
     assert clone.totals == game.totals and clone.result == game.result
     sheet = game.score_sheet()
     assert sheet.splitlines()[0].startswith("round") and "winner" in sheet
+
+
+def test_the_platform_words_and_rami_words_name_the_same_things() -> None:
+    game = RamiGame(RamiRules(end_mode="rounds", rounds=3), players=3, seed=12)
+    assert game.hand is game.round and game.hand_number == game.round_number == 1
+    players = bots(3)
+    while game.round_number < 2:
+        seat = game.current_player
+        game.apply(players[seat].act(game.observation(seat), game.legal_actions()))
+    assert game.finished_hands is game.finished_rounds and len(game.finished_hands) == 1
+    assert game.scores == game.totals == game.results[0].penalties
+    # A clone plays on alone: its totals, eliminated seats and round are its own.
+    clone = game.clone()
+    while not clone.is_over:
+        seat = clone.current_player
+        clone.apply(players[seat].act(clone.observation(seat), clone.legal_actions()))
+    assert game.round_number == 2 and len(game.finished_rounds) == 1
+    assert game.totals == game.results[0].penalties != clone.totals
+    result = clone.result
+    assert result is not None and result.totals == clone.scores and result.winners
+
+
+def test_an_unseeded_game_replays_from_its_decks_and_refill_seeds() -> None:
+    game = play_rami_game(bots(3), RamiRules(end_mode="rounds", rounds=2), seed=None)
+    record = json.loads(json.dumps(game.to_record()))
+    assert record["seed"] is None and len(record["decks"]) == len(record["refill_seeds"]) == 2
+    again = RamiGame.from_record(record)
+    assert again.result == game.result and again.to_record() == record
+    with pytest.raises(InvalidRecordError, match="decks"):
+        RamiGame.from_record({**record, "decks": []})
+    with pytest.raises(InvalidRecordError, match="rami-game"):
+        RamiGame.from_record({**record, "variant": "gin-match"})
+    with pytest.raises(InvalidOptionError, match="first_dealer"):
+        RamiGame(players=3, seed=1, first_dealer=3)

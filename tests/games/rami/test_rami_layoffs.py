@@ -8,6 +8,7 @@ import pytest
 
 from rummykit.cards import parse_cards
 from rummykit.core import IllegalActionError
+from rummykit.games.rami import RamiAction, RamiRound, RamiRules, new_round
 from rummykit.games.rami.heuristic_bot import RamiRandomBot
 from rummykit.games.rami.layoffs import (
     joker_destinations,
@@ -16,7 +17,6 @@ from rummykit.games.rami.layoffs import (
     legal_moves,
     swap_moves,
 )
-from rummykit.games.rami.round import RamiAction, RamiRound, RamiRules, new_round
 from rummykit.games.rami.table import combination_from_cards, lay_off
 
 
@@ -28,21 +28,21 @@ def test_layoffs_include_shifts_and_joker_layoffs() -> None:
     hand = parse_cards("6S 9S JK KD")
     moves = layoff_moves(hand, table("JK 7S 8S", "KH KS KC"))
     assert [str(m) for m in moves] == [
-        "layoff 6S to 0",
-        "layoff 9S to 0",
-        "layoff KD to 1",
-        "layoff JK to 1",
+        "layoff 6S to 1",
+        "layoff 9S to 1",
+        "layoff KD to 2",
+        "layoff JK to 2",
     ]
     joker = layoff_moves(hand, table("4C 5C 6C"))
-    assert [str(m) for m in joker] == ["layoff JK to 0"]
+    assert [str(m) for m in joker] == ["layoff JK to 1"]
 
 
 def test_swaps_list_every_destination() -> None:
     hand = parse_cards("8S 4D 5D 2C")
     moves = swap_moves(hand, table("7S JK 9S", "QH KH AH"))
     shown = [str(m) for m in moves]
-    assert "swap_joker 8S to 0, joker to 0" in shown
-    assert "swap_joker 8S to 0, joker to 1" in shown
+    assert "swap_joker 8S to 1, joker to 1" in shown
+    assert "swap_joker 8S to 1, joker to 2" in shown
     first = swap_moves(hand, table("7S JK 9S", "QH KH AH"), all_destinations=False)
     assert len(first) == 1
 
@@ -50,7 +50,7 @@ def test_swaps_list_every_destination() -> None:
 def test_swap_without_any_placement_keeps_the_joker() -> None:
     full = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"
     moves = swap_moves(parse_cards("9S 2C 9D"), table("9C 9D 9H JK", full))
-    assert [str(m) for m in moves] == ["swap_joker 9S to 0"]
+    assert [str(m) for m in moves] == ["swap_joker 9S to 1"]
 
 
 def test_joker_destinations() -> None:
@@ -61,7 +61,7 @@ def test_joker_destinations() -> None:
 
 def test_layoff_chain_grows_a_run_card_by_card() -> None:
     plan = layoff_chain(parse_cards("9S TS JS 2C"), table("6S 7S 8S"))
-    assert [str(m) for m in plan] == ["layoff 9S to 0", "layoff TS to 0", "layoff JS to 0"]
+    assert [str(m) for m in plan] == ["layoff 9S to 1", "layoff TS to 1", "layoff JS to 1"]
 
 
 def test_mandatory_final_discard_filters_going_out() -> None:

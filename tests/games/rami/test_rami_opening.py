@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummykit.cards import Card, natural_card, parse_cards
+from rummykit.games.rami import RamiRules, hand_value, new_round
 from rummykit.games.rami.opening import best_melds, best_opening, can_open
-from rummykit.games.rami.round import RamiRules, hand_value, new_round
 from rummykit.games.rami.table import combination_from_cards
 from rummykit.melds import InvalidMeldError
 

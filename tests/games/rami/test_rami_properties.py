@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from rami_helpers import snapshot
 
 from rummykit.cards import JOKER_FACE
+from rummykit.games.rami import RamiRound, RamiRules, new_round, preset
 from rummykit.games.rami.game import RamiGame
 from rummykit.games.rami.heuristic_bot import RamiHeuristicBot, RamiRandomBot
-from rummykit.games.rami.round import RamiRound, RamiRules, new_round, preset
 from rummykit.melds import RAMI_MELDS, is_meld
 
 RULE_SETS = [

@@ -6,7 +6,7 @@ import pytest
 from rami_helpers import card, cards, illegal, rig, snapshot, table_text
 
 from rummykit.core import InvalidActionError
-from rummykit.games.rami.round import RamiAction, RamiRound, RamiRules, new_round, preset
+from rummykit.games.rami import RamiAction, RamiRound, RamiRules, new_round, preset
 
 A = RamiAction
 
@@ -217,7 +217,7 @@ def test_swapped_joker_stays_in_hand_only_without_a_placement() -> None:
     )
     # The run of hearts is full, 2C and 9D make nothing with a joker, and after the swap
     # 7S 8S 9S takes a joker: so the joker must go there.
-    illegal(rnd, A.swap_joker("8S", 0), "joker_must_be_placed", "onto combination 0")
+    illegal(rnd, A.swap_joker("8S", 0), "joker_must_be_placed", "onto combination 1")
     rnd.apply(A.swap_joker("8S", 0, joker_target=0))
     assert table_text(rnd)[0] == "JK=6S 7S 8S 9S"
 
@@ -498,12 +498,30 @@ def test_layoff_onto_any_players_combination_and_errors() -> None:
         opened=[0],
     )
     illegal(rnd, A.layoff("3D", 0), "does_not_fit", "next card of the run")
-    illegal(rnd, A.layoff("9S", 7), "no_such_combination", "no combination 7")
+    illegal(rnd, A.layoff("9S", 7), "no_such_combination", "no combination 8")
     illegal(rnd, A.layoff("QS", 0), "card_not_in_hand", "not in the hand")
     rnd.apply(A.layoff("9S", 0))
     rnd.apply(A.layoff("KC", 1))
     assert table_text(rnd) == ["6S 7S 8S 9S", "KH KS KD KC"]
     assert [c.owner for c in rnd.table] == [1, 2]
+
+
+def test_refusals_number_the_table_combinations_from_1() -> None:
+    rnd = rig(
+        hands={0: "3D 9H JK 4C"},
+        table=[(1, "6S 7S 8S"), (2, "KH KS KD"), (1, "2C 3C JK@1")],
+        phase="play",
+        opened=[0],
+    )
+    # Index 0 of the action is "combination 1" for people; the JSON keeps 0.
+    error = illegal(rnd, A.layoff("3D", 0), "does_not_fit", "(combination 1, run 6S-8S")
+    assert "combination 0" not in str(error)
+    illegal(rnd, A.layoff("9H", 1), "does_not_fit", "(combination 2, set of Ks")
+    illegal(rnd, A.swap_joker("4C", 2), "wrong_card", "(combination 3, run AC-3C")
+    illegal(rnd, A.layoff("3D", 3), "no_such_combination", "no combination 4", "from 1")
+    illegal(rnd, A.layoff("3D", -1), "no_such_combination", "no combination 0 ")
+    assert A.layoff("3D", 0).to_json()["target"] == 0
+    assert str(A.swap_joker("4C", 2, joker_target=0)) == "swap_joker 4C to 3, joker to 1"
 
 
 def test_wrong_phase_and_malformed_actions() -> None:

@@ -7,18 +7,22 @@ import json
 import pytest
 
 from rummykit.cards import parse_cards
-from rummykit.games.rami.game import RamiGame, game_winners
-from rummykit.games.rami.round import (
+from rummykit.errors import InvalidOptionError
+from rummykit.games.rami import (
     PRESETS,
     RamiAction,
+    RamiGame,
     RamiRules,
     card_token,
+    game_winners,
     hand_value,
     new_round,
     parse_card_token,
+    parse_option,
     preset,
     score_round,
 )
+from rummykit.options import Option, option_of, options_of
 
 # ----------------------------------------------------------------- options (section 8)
 
@@ -53,11 +57,12 @@ def test_presets() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"opening_threshold": -1}, "opening_threshold must be an integer"),
+        ({"opening_threshold": -1}, "opening_threshold must be a whole number 0-1000"),
         ({"opening_threshold": True}, "opening_threshold"),
-        ({"decks": 4}, "decks must be an integer 1-3 or auto"),
-        ({"jokers": "many"}, "jokers must be an integer 0-7 or per_deck"),
+        ({"decks": 4}, "decks must be auto or a whole number 1-3"),
+        ({"jokers": "many"}, "jokers must be per_deck or a whole number 0-7"),
         ({"unopened_penalty": "flat:x"}, "needs a number"),
+        ({"unopened_penalty": "flat:-5"}, "cannot be negative"),
         ({"unopened_penalty": "triple"}, "count, flat:N or double_count"),
         ({"rami_sec": "bonus"}, "double, bonus:N or off"),
         ({"end_mode": "sudden"}, "end_mode must be one of"),
@@ -66,8 +71,56 @@ def test_presets() -> None:
     ],
 )
 def test_options_are_validated_eagerly(changes: dict[str, object], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(InvalidOptionError, match=message) as info:
         RamiRules(**changes)  # type: ignore[arg-type]
+    assert info.value.option == next(iter(changes))
+
+
+def test_every_option_is_declared_with_a_range_or_choices() -> None:
+    for declared in options_of(RamiRules):
+        assert declared.help, declared.name
+        if declared.kind == "int":
+            assert declared.low is not None and declared.high is not None, declared.name
+        elif declared.kind == "choice":
+            assert declared.choices, declared.name
+        elif declared.kind == "text":
+            assert declared.check_value is not None and declared.shown, declared.name
+        else:
+            assert declared.kind == "bool", declared.name
+        assert declared.check(getattr(RamiRules(), declared.name)) == declared.default
+
+
+@pytest.mark.parametrize("declared", options_of(RamiRules), ids=lambda o: o.name)
+def test_an_out_of_range_option_names_itself(declared: Option) -> None:
+    bad: object = {"int": (declared.high or 0) + 1, "bool": "maybe", "text": "nonsense"}.get(
+        declared.kind, "nonsense"
+    )
+    with pytest.raises(InvalidOptionError, match=declared.name) as info:
+        RamiRules(**{declared.name: bad})
+    assert info.value.option == declared.name and info.value.code == "invalid_option"
+
+
+def test_unknown_options_are_refused_by_name() -> None:
+    with pytest.raises(InvalidOptionError, match="threshold") as info:
+        RamiRules.from_dict({"threshold": 40})
+    assert info.value.option == "threshold"
+    with pytest.raises(InvalidOptionError) as info:
+        parse_option("threshold=40")
+    assert info.value.option == "threshold"
+    with pytest.raises(InvalidOptionError, match="decks must be auto or a whole number 1-3"):
+        parse_option("decks=4")
+    assert option_of(RamiRules, "decks").parse("3") == 3
+    assert option_of(RamiRules, "jokers").parse("per_deck") == "per_deck"
+
+
+def test_players_outside_two_to_six_are_refused() -> None:
+    for players in (1, 7):
+        with pytest.raises(InvalidOptionError, match="2-6 players") as info:
+            RamiRules().deck_spec(players)
+        assert info.value.option == "players"
+    with pytest.raises(InvalidOptionError, match="too small to deal") as info:
+        new_round(RamiRules(hand_size=20, decks=1, jokers=0), players=3, seed=1)
+    assert info.value.option == "hand_size"
 
 
 def test_rules_round_trip_through_json() -> None:
@@ -222,8 +275,6 @@ def test_game_plays_to_the_limit_with_totals_and_dealer_rotation() -> None:
 
 
 def test_parse_option_for_the_command_line() -> None:
-    from rummykit.games.rami.round import parse_option
-
     assert parse_option("opening_threshold=40") == ("opening_threshold", 40)
     assert parse_option("discard-must-be-melded=yes") == ("discard_must_be_melded", True)
     assert parse_option("decks=3") == ("decks", 3)

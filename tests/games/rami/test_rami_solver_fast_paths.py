@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 
 from rummykit.cards import JOKER_FACE, DeckSpec, build_deck
 from rummykit.core import IllegalActionError
+from rummykit.games.rami import RamiAction, RamiRound, RamiRules, new_round
+from rummykit.games.rami import candidates as rami_candidates
 from rummykit.games.rami import opening as rami_opening
+from rummykit.games.rami.candidates import hand_combinations, has_combination
 from rummykit.games.rami.heuristic_bot import RamiRandomBot
 from rummykit.games.rami.layoffs import legal_moves
-from rummykit.games.rami.opening import _has_combination, hand_combinations
-from rummykit.games.rami.round import RamiAction, RamiRound, RamiRules, new_round
 
 PACK = build_deck(DeckSpec(decks=3, jokers=4))
 """The 160 physical cards of Rami with five or six players (three copies of a face)."""
@@ -36,13 +37,13 @@ RULES = [
 @settings(max_examples=400, deadline=None)
 @given(st.integers(0, (1 << 13) - 1))
 def test_suit_runs_match_the_window_by_window_definition(mask: int) -> None:
-    assert rami_opening._suit_runs(mask)[:2] == rami_opening._run_templates_direct(mask)
+    assert rami_candidates._suit_runs(mask)[:2] == rami_candidates._run_templates_direct(mask)
 
 
 def test_suit_runs_of_crowded_and_edge_masks() -> None:
     full = (1 << 13) - 1
     for mask in (0, 1, full, full ^ 1, full ^ (1 << 12), 0b1_1000_0000_0011, 0b0111_1111_1100):
-        assert rami_opening._suit_runs(mask)[:2] == rami_opening._run_templates_direct(mask)
+        assert rami_candidates._suit_runs(mask)[:2] == rami_candidates._run_templates_direct(mask)
 
 
 hands = st.lists(st.sampled_from(PACK), min_size=1, max_size=15, unique=True)
@@ -101,9 +102,9 @@ def test_has_combination_is_exactly_some_candidate(hand: list[int], use_jokers: 
         if face == JOKER_FACE:
             jokers += 1
         else:
-            lanes |= rami_opening._LANE[face]
+            lanes |= rami_candidates.LANE[face]
     expected = bool(hand_combinations(hand, use_jokers=use_jokers))
-    assert _has_combination(lanes, jokers if use_jokers else 0) == expected
+    assert has_combination(lanes, jokers if use_jokers else 0) == expected
 
 
 def _small_hand_position(seed: int, rules: RamiRules) -> RamiRound | None:
@@ -160,8 +161,8 @@ def test_small_hand_moves_are_exactly_the_engines(seed: int, rules: RamiRules) -
 @settings(max_examples=400, deadline=None)
 @given(st.integers(0, (1 << 13) - 1))
 def test_run_ranks_by_bits_match_the_templates(mask: int) -> None:
-    pure, joker, in_pure, in_joker, _ = rami_opening._suit_runs(mask)
-    assert rami_opening._run_ranks(mask) == (in_pure, in_joker)
+    pure, joker, in_pure, in_joker, _ = rami_candidates._suit_runs(mask)
+    assert rami_candidates._run_ranks(mask) == (in_pure, in_joker)
     assert bool(pure) == bool(in_pure) and bool(joker) == bool(in_joker)
 
 
@@ -169,7 +170,7 @@ def test_run_ranks_by_bits_match_the_templates(mask: int) -> None:
 @given(st.lists(st.integers(0, (1 << 13) - 1), min_size=4, max_size=4))
 def test_lane_runs_are_the_run_ranks_of_every_suit(masks: list[int]) -> None:
     lanes = sum(mask << (16 * suit) for suit, mask in enumerate(masks))
-    in_pure, in_joker = rami_opening._lane_runs(lanes)
+    in_pure, in_joker = rami_candidates._lane_runs(lanes)
     for suit, mask in enumerate(masks):
         lane = (in_pure >> (16 * suit) & 0xFFFF, in_joker >> (16 * suit) & 0xFFFF)
-        assert lane == rami_opening._run_ranks(mask)
+        assert lane == rami_candidates._run_ranks(mask)

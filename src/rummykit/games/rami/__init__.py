@@ -6,6 +6,8 @@ opening and lay-off solvers; bots, views and the terminal game are in the module
 them.
 """
 
+from rummykit.games.rami.actions import RamiAction
+from rummykit.games.rami.candidates import combination_faces, hand_combinations
 from rummykit.games.rami.game import (
     RamiGame,
     RamiGameResult,
@@ -19,31 +21,11 @@ from rummykit.games.rami.layoffs import (
     legal_moves,
     swap_moves,
 )
-from rummykit.games.rami.opening import (
-    Opening,
-    best_melds,
-    best_opening,
-    can_open,
-    combination_faces,
-    hand_combinations,
-)
-from rummykit.games.rami.round import (
-    PRESETS,
-    Combination,
-    EventLog,
-    RamiAction,
-    RamiObservation,
-    RamiRound,
-    RamiRoundResult,
-    RamiRules,
-    card_token,
-    hand_value,
-    new_round,
-    parse_card_token,
-    parse_option,
-    preset,
-    score_round,
-)
+from rummykit.games.rami.observation import EventLog, RamiObservation
+from rummykit.games.rami.opening import Opening, best_melds, best_opening, can_open
+from rummykit.games.rami.round import RamiRound, new_round
+from rummykit.games.rami.rules import PRESETS, RamiRules, parse_option, preset
+from rummykit.games.rami.scoring import RamiRoundResult, hand_value, score_round
 from rummykit.games.rami.table import (
     JOKER_BIT,
     CombinationError,
@@ -56,6 +38,7 @@ from rummykit.games.rami.table import (
     set_rank_value,
     swap_joker,
 )
+from rummykit.games.rami.tokens import card_token, parse_card_token
 
 __all__ = [
     "JOKER_BIT",

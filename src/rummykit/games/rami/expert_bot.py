@@ -33,12 +33,8 @@ pile, the cards others are known to hold, the counts):
   draws, discounted for the longer wait) waits a turn, when the table is calm, since
   going out in one go doubles every other seat's penalty.
 
-Levels (parameters of one class, :data:`LEVELS`): ``easy`` plays the heuristic's moves
-with a random discard one time in four; ``medium`` adds the one-draw opening
-look-ahead on the heuristic's three best discards, danger and feeding costs; ``hard``
-looks at every discard, adds the two- and three-draw samples, draws by look-ahead, lays
-jokers at once and discards by live partners after opening; ``expert`` adds the
-rami-sec hold. Measured strength:
+Levels ``easy`` < ``medium`` < ``hard`` < ``expert`` are parameters of one class
+(:mod:`rummykit.games.rami.expert_levels` says what each turns on). Measured strength:
 docs/strong-bots-rami.md.
 """
 
@@ -46,10 +42,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final
 
-from rummykit.cards import JOKER_FACE, make_rng
+from rummykit.cards import FACES, JOKER_FACE, MAX_COPIES, make_rng
+from rummykit.errors import UnknownBotError
+from rummykit.games.rami.actions import RamiAction
+from rummykit.games.rami.candidates import combination_faces
+from rummykit.games.rami.expert_levels import LEVEL_PARAMS, LEVELS, Level, LevelParams
 from rummykit.games.rami.heuristic_bot import (
     RamiHeuristicBot,
     _meld_ok,
@@ -63,130 +62,19 @@ from rummykit.games.rami.layoffs import (
     layoff_moves,
     legal_moves,
 )
-from rummykit.games.rami.opening import (
-    best_melds,
-    best_opening,
-    can_open,
-    combination_faces,
-)
-from rummykit.games.rami.round import RamiAction, RamiObservation, RamiRules
+from rummykit.games.rami.observation import RamiObservation
+from rummykit.games.rami.opening import best_melds, best_opening, can_open
+from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import Combination, combination_from_cards
+from rummykit.games.rami.tokens import physical_card
 
 __all__ = ["LEVELS", "Level", "LevelParams", "RamiExpertBot", "make_rami_expert"]
 
-Level = Literal["easy", "medium", "hard", "expert"]
-LEVELS: Final[tuple[Level, ...]] = ("easy", "medium", "hard", "expert")
-
-_HYPOTHETICAL_COPY: Final = 7 << 6
-"""Copy bits of an imagined drawn card: no real card has copy 7, so it never collides
-with a card of the hand (the solvers only look at faces)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LevelParams:
-    """The knobs a level turns (tuned by paired-deal self-play)."""
-
-    candidates: int
-    """How many discards (the heuristic's best first) the opening look-ahead compares
-    before opening; 0: the heuristic's discard."""
-    opened_candidates: int
-    """The same after opening, for the going-out look-ahead."""
-    open_weight: float
-    """Worth of a certain opening next turn, in penalty points."""
-    out_weight: float
-    """Worth of a certain going out next turn, in penalty points."""
-    samples: int
-    """Sampled pairs of future draws for the two-draw opening chance (0: one draw only)."""
-    base_risk: float
-    """Weight of the hand's penalty with no danger at all (later turns still risk it)."""
-    danger_scale: float
-    """How much the estimated danger adds to the penalty's weight."""
-    lookahead_draw: bool
-    """Take the discard by the opening look-ahead (else only when it opens or is laid)."""
-    take_margin: float
-    """How much better the opening chance with the top card must be to take it."""
-    feed_cost: float
-    """Charge for a discard the next player can lay off or join to cards they took."""
-    lay_jokers: bool
-    """After opening, lay jokers at once (into new combinations and as lay-offs) instead
-    of keeping them for later combinations."""
-    rami_sec: bool
-    """Hold an opening for one turn when going out in one go looks likely."""
-    sec_margin: float
-    """Extra cost of holding an opening one turn (the progress opening now brings)."""
-    sec_worth: float
-    """Penalty points a rami sec adds per card another unopened seat holds (6/7 of it
-    for an opened seat, whose cards are lower on average)."""
-    blunder: float
-    """Chance of a random (non-joker) discard: the easy level's mistakes."""
-    live_discard: bool = False
-    """After opening, discard by live partners (partners weighted by the unseen cards
-    that would complete them) and danger, instead of the heuristic's flat count."""
-    live_base: float = 8.0
-    """Worth of a partner whose completion is dead (only the jokers could complete it)."""
-    live_per: float = 0.0
-    """Extra worth of a partner per unseen natural card that completes it (up to 4)."""
-    danger_value: float = 0.0
-    """How much the danger raises the weight of a card's penalty in the opened discard."""
-    opened_feed: float = 30.0
-    """Opened discard: charge for a card the next (opened) player can lay off."""
-    triples: int = 0
-    """Sampled triples of future draws for a three-draw opening chance (0: none)."""
-    triple_weight: float = 1.0 / 3.0
-    """Share of the three-draw chance in the opening value (the rest split evenly)."""
-    sec_two: bool = False
-    """The rami-sec hold also looks two draws ahead (sampled pairs; the cost counts
-    the danger of both turns)."""
-    sec_max_left: int = 4
-    """Most cards the best opening may leave for the rami-sec hold to be considered."""
-
-
-_EXPERT: Final = LevelParams(
-    candidates=14,
-    opened_candidates=0,  # after opening the heuristic's discard measured better
-    open_weight=400.0,
-    out_weight=30.0,
-    samples=24,
-    base_risk=0.35,
-    danger_scale=1.0,
-    lookahead_draw=True,
-    take_margin=0.02,
-    feed_cost=30.0,
-    lay_jokers=True,
-    rami_sec=True,
-    sec_margin=0.0,
-    sec_worth=7.0,
-    blunder=0.0,
-    live_discard=True,
-    live_base=4.0,
-    live_per=2.0,
-    danger_value=1.0,
-    triples=24,
-    triple_weight=0.5,
-    sec_two=True,
-    sec_max_left=6,
+_HYPOTHETICAL: Final = tuple(
+    int(physical_card(face, MAX_COPIES - 1)) for face in range(JOKER_FACE + 1)
 )
-_HARD: Final = replace(_EXPERT, rami_sec=False)
-_MEDIUM: Final = replace(
-    _HARD,
-    candidates=3,
-    samples=0,
-    triples=0,
-    lookahead_draw=False,
-    lay_jokers=False,
-    live_discard=False,
-)
-_EASY: Final = replace(_MEDIUM, candidates=0, feed_cost=0.0, blunder=0.25)
-_PARAMS: Final[dict[str, LevelParams]] = {
-    "easy": _EASY,
-    "medium": _MEDIUM,
-    "hard": _HARD,
-    "expert": _EXPERT,
-}
-
-
-def _face(card: int) -> int:
-    return card & 63
+"""Per face, an imagined drawn card: no real card has the last copy, so it never
+collides with a card of the hand (the solvers only look at faces)."""
 
 
 class RamiExpertBot:
@@ -201,11 +89,13 @@ class RamiExpertBot:
         level: Level = "expert",
         params: LevelParams | None = None,
     ) -> None:
-        if level not in _PARAMS:
-            raise ValueError(f"unknown rami level {level!r}; choose one of {', '.join(LEVELS)}")
+        if level not in LEVEL_PARAMS:
+            raise UnknownBotError(
+                f"unknown rami level {level!r}; choose one of {', '.join(LEVELS)}"
+            )
         self.level: Level = level
         self.name: str = level
-        self.params = params or _PARAMS[level]
+        self.params = params or LEVEL_PARAMS[level]
         self.rules = rules
         self.players = players
         self.rng = make_rng(seed)
@@ -250,7 +140,7 @@ class RamiExpertBot:
             if seat != obs.seat:
                 visible.extend(known)
         for card in visible:
-            face = _face(card)
+            face = FACES[card]
             if counts[face] > 0:
                 counts[face] -= 1
         return counts
@@ -272,7 +162,7 @@ class RamiExpertBot:
     # -- look-ahead values --------------------------------------------------------------
 
     def _can_open(self, cards: Sequence[int], rules: RamiRules) -> bool:
-        key = tuple(sorted(_face(c) for c in cards))
+        key = tuple(sorted(FACES[c] for c in cards))
         hit = self._open_cache.get(key)
         if hit is None:
             hit = can_open(cards, rules)
@@ -286,11 +176,11 @@ class RamiExpertBot:
         total = sum(unseen)
         if not total:
             return 0.0
-        faces = {_face(c) for c in hand}
+        faces = {FACES[c] for c in hand}
         hits = 0
         for face in _relevant_faces(faces):
             copies = unseen[face]
-            if copies and self._can_open([*hand, face | _HYPOTHETICAL_COPY], rules):
+            if copies and self._can_open([*hand, _HYPOTHETICAL[face]], rules):
                 hits += copies
         return hits / total
 
@@ -303,7 +193,7 @@ class RamiExpertBot:
         pairs = []
         for _ in range(self.params.samples):
             first, second = self.rng.sample(pool, 2)
-            pairs.append((first | _HYPOTHETICAL_COPY, second | _HYPOTHETICAL_COPY))
+            pairs.append((_HYPOTHETICAL[first], _HYPOTHETICAL[second]))
         return pairs
 
     def _draw_triples(self, unseen: Sequence[int]) -> list[tuple[int, int, int]]:
@@ -314,7 +204,7 @@ class RamiExpertBot:
         triples = []
         for _ in range(self.params.triples):
             a, b, c = self.rng.sample(pool, 3)
-            triples.append((a | _HYPOTHETICAL_COPY, b | _HYPOTHETICAL_COPY, c | _HYPOTHETICAL_COPY))
+            triples.append((_HYPOTHETICAL[a], _HYPOTHETICAL[b], _HYPOTHETICAL[c]))
         return triples
 
     def _open_value(
@@ -344,7 +234,7 @@ class RamiExpertBot:
     ) -> tuple[int, ...]:
         """An opened hand at the start of its play: the penalties (ascending) of what it
         keeps after laying its best new combinations and then every lay-off it can."""
-        key = tuple(sorted(_face(c) for c in hand))
+        key = tuple(sorted(FACES[c] for c in hand))
         hit = self._out_cache.get(key)
         if hit is not None:
             return hit
@@ -359,7 +249,7 @@ class RamiExpertBot:
         for move in layoff_chain(left, built, shifts=rules.end_joker_shifts, keep_jokers=False):
             assert move.card is not None
             left.remove(move.card)
-        result = tuple(sorted(values[c & 0x1FF] for c in left))
+        result = tuple(sorted(values[c] for c in left))
         self._out_cache[key] = result
         return result
 
@@ -381,7 +271,7 @@ class RamiExpertBot:
             accepts |= combo.accepts
             if combo.shift_face >= 0:
                 accepts |= 1 << combo.shift_face
-        faces = {_face(c) for c in hand}
+        faces = {FACES[c] for c in hand}
         relevant = set(_relevant_faces(faces))
         for face in range(JOKER_FACE):
             if accepts >> face & 1:
@@ -394,7 +284,7 @@ class RamiExpertBot:
             if not copies:
                 continue
             other -= copies
-            left = self._lay_all([*hand, face | _HYPOTHETICAL_COPY], table, rules)
+            left = self._lay_all([*hand, _HYPOTHETICAL[face]], table, rules)
             if len(left) <= 1:
                 out += copies
             else:
@@ -420,7 +310,7 @@ class RamiExpertBot:
         take = RamiAction.take_discard()
         if top is None or take not in legal:
             return legal[0]
-        if _face(top) == JOKER_FACE:
+        if FACES[top] == JOKER_FACE:
             return take
         hand = list(obs.hand)
         if obs.opened[obs.seat]:
@@ -432,7 +322,7 @@ class RamiExpertBot:
             return legal[0]
         if not self.params.lookahead_draw:
             return self._heuristic.act(obs, legal)
-        if _face(top) not in _relevant_faces({_face(c) for c in hand}):
+        if FACES[top] not in _relevant_faces({FACES[c] for c in hand}):
             return legal[0]  # it joins nothing: it cannot bring the opening closer
         with_top = [*hand, top]
         if can_open(with_top, rules, taken=top):
@@ -482,7 +372,7 @@ class RamiExpertBot:
         if plain is not None:
             # A joker kept in hand costs its penalty if the round ends, but joins any
             # later combination: keep it when that costs little more than it is worth.
-            jokers = sum(1 for c in plain.cards_left if _face(c) == JOKER_FACE)
+            jokers = sum(1 for c in plain.cards_left if FACES[c] == JOKER_FACE)
             if plain.penalty_left - rules.joker_hand_value * jokers <= opening.penalty_left + 5:
                 opening = plain
         if (
@@ -551,7 +441,7 @@ class RamiExpertBot:
         else:
             worth = float(max(0, -bonus))
         values = rules.hand_values()
-        cost = danger * (sum(values[c & 0x1FF] for c in hand) - left) + self.params.sec_margin
+        cost = danger * (sum(values[c] for c in hand) - left) + self.params.sec_margin
         if worth <= cost:
             return False  # no chance of a rami sec could pay for holding
         unseen = self._unseen(obs)
@@ -561,15 +451,15 @@ class RamiExpertBot:
         best = 0.0
         best_card: int | None = None
         pairs = self._draw_pairs(unseen) if self.params.sec_two else []
-        for card in sorted(set(hand), key=lambda c: -values[c & 0x1FF]):
+        for card in sorted(set(hand), key=lambda c: -values[c]):
             if card == obs.taken_card:
                 continue
             rest = list(hand)
             rest.remove(card)
             hits = 0
-            for face in _relevant_faces({_face(c) for c in rest}):
+            for face in _relevant_faces({FACES[c] for c in rest}):
                 copies = unseen[face]
-                if copies and self._goes_down([*rest, face | _HYPOTHETICAL_COPY], rules):
+                if copies and self._goes_down([*rest, _HYPOTHETICAL[face]], rules):
                     hits += copies
             chance = hits / total
             if pairs:
@@ -587,7 +477,7 @@ class RamiExpertBot:
 
     def _goes_down(self, cards: Sequence[int], rules: RamiRules, slack: int = 1) -> bool:
         """Whether an unopened hand can lay all its cards but at most ``slack`` in one go."""
-        key = (slack, *sorted(_face(c) for c in cards))
+        key = (slack, *sorted(FACES[c] for c in cards))
         hit = self._down_cache.get(key)
         if hit is None:
             # Cheap necessary test first: at most ``slack`` cards may lie outside every
@@ -613,7 +503,7 @@ class RamiExpertBot:
         if planned is not None and RamiAction.discard(planned) in legal:
             return RamiAction.discard(planned)
         if params.blunder and self.rng.random() < params.blunder:
-            options = [a for a in legal if a.card is not None and _face(a.card) != JOKER_FACE]
+            options = [a for a in legal if a.card is not None and FACES[a.card] != JOKER_FACE]
             if options:
                 return self.rng.choice(options)
         opened = obs.opened[obs.seat]
@@ -638,13 +528,13 @@ class RamiExpertBot:
         for action in order[:width]:
             card = action.card
             assert card is not None
-            face = _face(card)
+            face = FACES[card]
             if face in seen_faces:
                 continue
             seen_faces.add(face)
             rest = list(hand)
             rest.remove(card)
-            pen = sum(values[c & 0x1FF] for c in rest)
+            pen = sum(values[c] for c in rest)
             if opened:
                 chance, kept = self._out_value(rest, obs.table, rules, unseen)
                 score = risk * pen + (1.0 - risk) * kept - params.out_weight * chance
@@ -669,14 +559,14 @@ class RamiExpertBot:
         values = rules.hand_values()
         unseen = self._unseen(obs)
         danger = self._danger(obs)
-        faces = [_face(c) for c in obs.hand]
+        faces = [FACES[c] for c in obs.hand]
         feeds, wanted = _feeding(obs)
         best: RamiAction | None = None
         best_cost = (0.0, 0)
         for action in legal:
             card = action.card
             assert card is not None
-            face = _face(card)
+            face = FACES[card]
             if face == JOKER_FACE:
                 cost = (10_000.0, card)
             else:
@@ -687,7 +577,7 @@ class RamiExpertBot:
                     outs = _completions(face, other, unseen)
                     if outs >= 0:
                         keep += params.live_base + params.live_per * min(outs, 4)
-                score = keep - values[card & 0x1FF] * (1.0 + params.danger_value * danger)
+                score = keep - values[card] * (1.0 + params.danger_value * danger)
                 if feeds >> face & 1:
                     score += params.opened_feed
                 if wanted and _partners(face, wanted):
@@ -703,15 +593,15 @@ class RamiExpertBot:
         first = self._heuristic.act(obs, legal)
         rest = [a for a in legal if a != first]
         values = obs.rules.hand_values()
-        faces = [_face(c) for c in obs.hand]
+        faces = [FACES[c] for c in obs.hand]
 
         def cost(action: RamiAction) -> tuple[int, int]:
             card = action.card
             assert card is not None
-            face = _face(card)
+            face = FACES[card]
             if face == JOKER_FACE:
                 return (1, 0)
-            return (0, 8 * _partners(face, faces) - values[card & 0x1FF])
+            return (0, 8 * _partners(face, faces) - values[card])
 
         rest.sort(key=cost)
         return [first, *rest]
@@ -786,4 +676,4 @@ def _feeding(obs: RamiObservation) -> tuple[int, list[int]]:
             feeds |= combo.accepts
             if combo.shift_face >= 0:
                 feeds |= 1 << combo.shift_face
-    return feeds, [_face(k) for k in obs.known_cards[following]]
+    return feeds, [FACES[k] for k in obs.known_cards[following]]

@@ -10,29 +10,29 @@ the game ends by ``end_mode``:
 * ``elimination``: a player whose total reaches ``limit`` is out; the last player left
   wins (if everyone left is out in the same round, the lowest of them wins).
 
+The dealing, records, replay and cloning are the platform's
+(:class:`~rummykit.match.Match`); Rami's words stay as aliases of its vocabulary:
+``round`` is the current hand, ``round_number`` the hand number, ``finished_rounds``
+the finished hands and ``totals`` the running penalties (``scores``).
+
 >>> game = RamiGame(players=3, seed=5)
->>> game.round_number, game.totals
-(1, (0, 0, 0))
+>>> game.round_number, game.totals, game.hand is game.round
+(1, (0, 0, 0), True)
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from rummykit.cards import make_rng
-from rummykit.core import Event, IllegalActionError
-from rummykit.games.rami.round import (
-    RamiAction,
-    RamiObservation,
-    RamiRound,
-    RamiRoundResult,
-    RamiRules,
-    new_round,
-    parse_card_token,
-)
+from rummykit.core import Event
+from rummykit.games.rami.actions import RamiAction
+from rummykit.games.rami.observation import RamiObservation
+from rummykit.games.rami.round import RamiRound, new_round
+from rummykit.games.rami.rules import RamiRules
+from rummykit.games.rami.tokens import parse_card_token
+from rummykit.match import Match
 
 __all__ = ["RamiGame", "RamiGameResult", "game_winners"]
 
@@ -87,7 +87,11 @@ def game_winners(
     return tuple(s for s in seats if totals[s] == low)
 
 
-class RamiGame:
+_StoredRound = tuple[list[Any], int | None]
+"""A round as an unseeded game's record keeps it: the deck and the refill seed."""
+
+
+class RamiGame(Match[RamiRound, RamiGameResult]):
     """Rounds of Rami between ``players`` seats until the game ends.
 
     The next round is dealt automatically when one ends; finished rounds stay readable
@@ -95,6 +99,14 @@ class RamiGame:
     game seed, so (rules, seed, actions) replays the whole game; without a seed every
     round is shuffled from a secure source and the record keeps the decks.
     """
+
+    record_kind: ClassVar[str] = "rami-game"
+    rules_type: ClassVar[type[Any]] = RamiRules
+
+    rules: RamiRules
+    eliminated: list[int]
+    """Seats out of the game (``elimination``), in the order they went out."""
+    _totals: list[int]
 
     def __init__(
         self,
@@ -104,28 +116,18 @@ class RamiGame:
         *,
         first_dealer: int | None = None,
     ) -> None:
-        self.rules = rules or RamiRules()
-        self.rules.deck_spec(players)  # validates the player count
-        self.players = players
-        self.seed = seed
-        self._rng: random.Random | None = make_rng(seed) if seed is not None else None
-        # Drawn even when the caller names the dealer, so replays consume the same numbers.
-        drawn = (self._rng or make_rng(None)).randrange(players)
-        if first_dealer is None:
-            first_dealer = drawn
-        if not 0 <= first_dealer < players:
-            raise ValueError(f"first_dealer must be a seat 0-{players - 1}, not {first_dealer!r}")
-        self.first_dealer = first_dealer
-        self._totals = [0] * players
-        self.eliminated: list[int] = []
-        self.results: list[RamiRoundResult] = []
-        self.finished_rounds: list[RamiRound] = []
-        self.result: RamiGameResult | None = None
-        self.round = self._deal(first_dealer, None, None)
+        rules = rules or RamiRules()
+        rules.deck_spec(players)  # validates the player count
+        super().__init__(rules, players=players, seed=seed, first_dealer=first_dealer)
 
-    def _deal(self, dealer: int, deck: Sequence[int] | None, refill_seed: int | None) -> RamiRound:
+    def _start(self) -> None:
+        self._totals = [0] * self.players
+        self.eliminated = []
+
+    def _new_hand(self, dealer: int, seed: int | None, stored: _StoredRound | None) -> RamiRound:
         active = [seat for seat in range(self.players) if seat not in self.eliminated]
-        if deck is not None:
+        if stored is not None:
+            deck, refill_seed = stored
             return new_round(
                 self.rules,
                 self.players,
@@ -134,66 +136,51 @@ class RamiGame:
                 refill_seed=refill_seed,
                 active=active,
             )
-        seed = self._rng.getrandbits(63) if self._rng is not None else None
         return new_round(self.rules, self.players, seed, dealer=dealer, active=active)
 
-    # -- state ------------------------------------------------------------------------
+    def _parse_action(self, data: Mapping[str, Any]) -> RamiAction:
+        return RamiAction.from_json(data)
+
+    def _clone_state(self, other: RamiGame) -> None:
+        other._totals = self._totals.copy()
+        other.eliminated = self.eliminated.copy()
+
+    # -- Rami's words -------------------------------------------------------------------
 
     @property
-    def is_over(self) -> bool:
-        """True once the end condition of section 6 is met."""
-        return self.result is not None
-
-    @property
-    def current_player(self) -> int:
-        """The seat to act in the current round."""
-        return self.round.current_player
+    def round(self) -> RamiRound:
+        """The current round (the last one once the game is over): :attr:`hand`."""
+        return self.hand
 
     @property
     def round_number(self) -> int:
         """1 for the first round, and so on (the current or last round)."""
-        return len(self.results) + (0 if self.is_over else 1)
+        return self.hand_number
+
+    @property
+    def finished_rounds(self) -> list[RamiRound]:
+        """The rounds played to their end, oldest first: :attr:`finished_hands`."""
+        return self.finished_hands
 
     @property
     def totals(self) -> tuple[int, ...]:
         """Cumulative penalties per seat."""
         return tuple(self._totals)
 
-    def legal_actions(self) -> list[RamiAction]:
-        """Legal finite actions in the current round (none when the game is over)."""
-        return [] if self.is_over else self.round.legal_actions()
-
-    def check(self, action: RamiAction) -> None:
-        """Raise :class:`IllegalActionError` if ``action`` is illegal now."""
-        if self.is_over:
-            raise IllegalActionError(
-                f"the game is over; {action} is not possible", code="game_over"
-            )
-        self.round.check(action)
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Cumulative penalties per seat (the platform's word for :attr:`totals`)."""
+        return tuple(self._totals)
 
     def observation(self, seat: int) -> RamiObservation:
         """The current round's observation for ``seat``, with the game totals."""
         return self.round.observation(seat, scores=self.totals, round_number=self.round_number)
 
-    # -- play ---------------------------------------------------------------------------
+    # -- the end of a round ---------------------------------------------------------------
 
-    def apply(self, action: RamiAction) -> list[Event]:
-        """Apply an action to the current round; deal the next round or end the game."""
-        if self.is_over:
-            raise IllegalActionError(
-                f"the game is over; {action} is not possible", code="game_over"
-            )
-        events = self.round.apply(action)
-        if self.round.is_over:
-            events.extend(self._round_finished(None, None))
-        return events
-
-    def _round_finished(self, deck: Sequence[int] | None, refill_seed: int | None) -> list[Event]:
-        finished = self.round
+    def _settle(self, finished: RamiRound) -> list[Event]:
         result = finished.result
         assert result is not None
-        self.results.append(result)
-        self.finished_rounds.append(finished)
         for seat, penalty in enumerate(result.penalties):
             self._totals[seat] += penalty
         events: list[Event] = []
@@ -225,7 +212,7 @@ class RamiGame:
         dealer = finished.next_seat[finished.dealer]
         while dealer in self.eliminated:
             dealer = (dealer + 1) % self.players
-        self.round = self._deal(dealer, deck, refill_seed)
+        self._next_hand(dealer)
         events.append(
             Event(
                 "new_round",
@@ -234,25 +221,6 @@ class RamiGame:
             )
         )
         return events
-
-    def clone(self) -> RamiGame:
-        """An independent copy (the finished rounds are shared; they never change)."""
-        other = RamiGame.__new__(RamiGame)
-        other.rules = self.rules
-        other.players = self.players
-        other.seed = self.seed
-        other._rng = None
-        if self._rng is not None:
-            other._rng = random.Random()
-            other._rng.setstate(self._rng.getstate())
-        other.first_dealer = self.first_dealer
-        other._totals = self._totals.copy()
-        other.eliminated = self.eliminated.copy()
-        other.results = self.results.copy()
-        other.finished_rounds = self.finished_rounds.copy()
-        other.result = self.result
-        other.round = self.round.clone()
-        return other
 
     # -- score sheet and records -----------------------------------------------------
 
@@ -278,59 +246,36 @@ class RamiGame:
             lines.append(f"winner: {names}" if len(final.winners) == 1 else f"winners: {names}")
         return "\n".join(lines)
 
-    def to_record(self) -> dict[str, Any]:
-        """JSON-ready record that replays the game (rules, seed, dealer, actions)."""
-        rounds = [*self.finished_rounds] + ([] if self.is_over else [self.round])
-        record: dict[str, Any] = {
-            "variant": "rami-game",
-            "rules": self.rules.to_dict(),
-            "players": self.players,
-            "seed": self.seed,
-            "first_dealer": self.first_dealer,
-            "actions": [action.to_json() for rnd in rounds for action in rnd.actions],
-        }
-        if self.seed is None:
-            record["decks"] = [rnd.to_record()["deck"] for rnd in rounds]
-            record["refill_seeds"] = [rnd.refill_seed for rnd in rounds]
-        return record
+    def _store_hands(self, hands: Sequence[RamiRound], record: dict[str, Any]) -> None:
+        record["decks"] = [rnd.to_record()["deck"] for rnd in hands]
+        record["refill_seeds"] = [rnd.refill_seed for rnd in hands]
+
+    @classmethod
+    def _stored_hands(cls, record: Mapping[str, Any]) -> list[_StoredRound]:
+        decks = [[parse_card_token(t) for t in deck.split()] for deck in record.get("decks", ())]
+        refill_seeds = list(record.get("refill_seeds", ()))
+        return [
+            (deck, refill_seeds[index] if index < len(refill_seeds) else None)
+            for index, deck in enumerate(decks)
+        ]
+
+    @classmethod
+    def _from_record_start(
+        cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
+    ) -> RamiGame:
+        game = cls.__new__(cls)
+        Match.__init__(
+            game,
+            RamiRules.from_dict(record.get("rules", {})),
+            players=int(record["players"]),
+            seed=seed,
+            first_dealer=int(record.get("first_dealer", 0)),
+            stored=stored,
+        )
+        return game
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> RamiGame:
         """Rebuild a game from :meth:`to_record` by replaying every action."""
-        if record.get("variant") != "rami-game":
-            raise ValueError(f"not a rami game record: variant {record.get('variant')!r}")
-        rules = RamiRules.from_dict(record.get("rules", {}))
-        decks = [[parse_card_token(t) for t in deck.split()] for deck in record.get("decks", ())]
-        refill_seeds = list(record.get("refill_seeds", ()))
-        seed = record.get("seed")
-        if seed is None and not decks:
-            raise ValueError("a game record without a seed must list its decks")
-        game = cls.__new__(cls)
-        game.rules = rules
-        game.players = int(record["players"])
-        game.seed = seed
-        game._rng = make_rng(seed) if seed is not None else None
-        game.first_dealer = int(record.get("first_dealer", 0))
-        if game._rng is not None:
-            game._rng.randrange(game.players)  # the first-dealer draw
-        game._totals = [0] * game.players
-        game.eliminated = []
-        game.results = []
-        game.finished_rounds = []
-        game.result = None
-        game.round = game._deal(
-            game.first_dealer,
-            decks[0] if decks else None,
-            refill_seeds[0] if refill_seeds else None,
-        )
-        for data in record.get("actions", ()):
-            if game.is_over:
-                raise ValueError("the record has actions after the end of the game")
-            game.round.apply(RamiAction.from_json(data))
-            if game.round.is_over:
-                index = len(game.results) + 1
-                game._round_finished(
-                    decks[index] if index < len(decks) else None,
-                    refill_seeds[index] if index < len(refill_seeds) else None,
-                )
+        game: RamiGame = super().from_record(record)
         return game

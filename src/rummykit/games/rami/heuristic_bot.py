@@ -21,20 +21,19 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from rummykit.cards import JOKER_FACE, make_rng
+from rummykit.cards import FACES, JOKER_FACE, make_rng
+from rummykit.errors import BotError, UnknownBotError
+from rummykit.games.rami.actions import RamiAction
+from rummykit.games.rami.candidates import combination_faces
 from rummykit.games.rami.layoffs import (
     hand_left_playable,
     layoff_moves,
     legal_moves,
     swap_moves,
 )
-from rummykit.games.rami.opening import (
-    Opening,
-    best_melds,
-    best_opening,
-    combination_faces,
-)
-from rummykit.games.rami.round import RamiAction, RamiObservation, RamiRules
+from rummykit.games.rami.observation import RamiObservation
+from rummykit.games.rami.opening import Opening, best_melds, best_opening
+from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import Combination, combination_from_cards
 
 __all__ = ["RAMI_BOTS", "RamiHeuristicBot", "RamiRandomBot", "make_rami_bot", "play_moves"]
@@ -139,7 +138,7 @@ class RamiRandomBot:
         else:
             options = legal_actions  # draws and discards: the engine's list is complete
         if not options:
-            raise ValueError("no legal action to choose from")
+            raise BotError("no legal action to choose from", bot=self.name)
         return self.rng.choice(options)
 
 
@@ -173,12 +172,12 @@ class RamiHeuristicBot:
         top = obs.upcard
         if top is None or len(legal) < 2:
             return legal[0]
-        if top & 63 == JOKER_FACE:
+        if FACES[top] == JOKER_FACE:
             return take
         if obs.opened[obs.seat] and layoff_moves([top], obs.table):
             return take
         # Take it only when it completes a combination with cards of the hand.
-        return take if _completes(top & 63, obs.hand) else legal[0]
+        return take if _completes(FACES[top], obs.hand) else legal[0]
 
     # -- play ---------------------------------------------------------------------------
 
@@ -192,7 +191,7 @@ class RamiHeuristicBot:
             opening = best_opening(hand, rules, taken=taken)
             if opening is None:
                 return self._must_end(end, obs)
-            if any(c & 63 == JOKER_FACE for combo in opening.combos for c in combo):
+            if any(FACES[c] == JOKER_FACE for combo in opening.combos for c in combo):
                 # Keep the jokers when the opening does not need them.
                 opening = best_opening(hand, rules, taken=taken, use_jokers=False) or opening
             return opening.action()
@@ -212,7 +211,7 @@ class RamiHeuristicBot:
             playable = [m for m in swaps if m in allowed]
             if playable:
                 return playable[0]
-        naturals = [c for c in hand if c & 63 != JOKER_FACE]
+        naturals = [c for c in hand if FACES[c] != JOKER_FACE]
         keep_jokers = len(naturals) > 1 or (len(naturals) == 1 and naturals[0] == taken)
         usable = naturals if keep_jokers else list(hand)
         for move in legal_moves(usable, table, rules, taken=taken):
@@ -228,13 +227,13 @@ class RamiHeuristicBot:
         # Only the taken card is left and end_play is refused: lay it anywhere it fits.
         moves = legal_moves(obs.hand, obs.table, obs.rules, taken=obs.taken_card)
         if not moves:
-            raise ValueError("no legal play left")  # pragma: no cover - engine prevents it
+            raise BotError("no legal play left", bot=self.name)  # pragma: no cover - engine
         return moves[0]
 
     def _melds(self, hand: Sequence[int], rules: RamiRules, taken: int | None) -> Opening | None:
         """New combinations to lay: joker-free ones, or with jokers when that goes out."""
         plain = best_melds(hand, rules, taken=taken, use_jokers=False)
-        if any(c & 63 == JOKER_FACE for c in hand):
+        if any(FACES[c] == JOKER_FACE for c in hand):
             full = best_melds(hand, rules, taken=taken)
             if full is not None and len(full.cards_left) <= 1:
                 return full
@@ -253,7 +252,7 @@ class RamiHeuristicBot:
         following = obs.active[(obs.active.index(obs.seat) + 1) % len(obs.active)]
         next_opened = obs.opened[following]
         next_known = obs.known_cards[following]
-        faces = [c & 63 for c in hand]
+        faces = [FACES[c] for c in hand]
         # What the next player could lay off, if opened: every free end and missing suit.
         feeds = 0
         if next_opened:
@@ -261,13 +260,13 @@ class RamiHeuristicBot:
                 feeds |= combo.accepts
                 if combo.shift_face >= 0:
                     feeds |= 1 << combo.shift_face
-        wanted = [k & 63 for k in next_known]
+        wanted = [FACES[k] for k in next_known]
         best: RamiAction | None = None
         best_cost = (0, 0)
         for action in legal:
             card = action.card
             assert card is not None
-            face = card & 63
+            face = FACES[card]
             if face == JOKER_FACE:
                 cost = (10_000, card)
             else:
@@ -278,7 +277,7 @@ class RamiHeuristicBot:
                     score += 30
                 if wanted and _partners(face, wanted):
                     score += 12
-                cost = (score - values[card & 0x1FF], card)
+                cost = (score - values[card], card)
             if best is None or cost < best_cost:
                 best, best_cost = action, cost
         assert best is not None
@@ -300,7 +299,7 @@ def _completes(face: int, hand: Sequence[int]) -> bool:
     suits: set[int] = set()
     positions: set[int] = set()
     for card in hand:
-        other = card & 63
+        other = FACES[card]
         if other == JOKER_FACE:
             continue
         other_rank, other_suit = other % 13 + 1, other // 13
@@ -328,7 +327,7 @@ def _without(hand: Sequence[int], card: int | None) -> list[int]:
 
 def _penalty(hand: Sequence[int], rules: RamiRules) -> int:
     values = rules.hand_values()
-    return sum(values[c & 0x1FF] for c in hand)
+    return sum(values[c] for c in hand)
 
 
 def _partners(face: int, faces: Sequence[int]) -> int:
@@ -353,4 +352,4 @@ def make_rami_bot(
         return RamiRandomBot(seed)
     if name == "heuristic":
         return RamiHeuristicBot(rules)
-    raise ValueError(f"unknown rami bot {name!r}; choose one of {', '.join(RAMI_BOTS)}")
+    raise UnknownBotError(f"unknown rami bot {name!r}; choose one of {', '.join(RAMI_BOTS)}")

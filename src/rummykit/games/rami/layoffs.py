@@ -15,15 +15,16 @@ the card just taken from the discard pile when it can no longer be laid, is left
 >>> from rummykit.games.rami.table import combination_from_cards
 >>> table = [combination_from_cards(parse_cards("JK 7S 8S"), 1)]
 >>> [str(move) for move in layoff_moves(parse_cards("6S 9S KD"), table)]
-['layoff 6S to 0', 'layoff 9S to 0']
+['layoff 6S to 1', 'layoff 9S to 1']
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rummykit.cards import JOKER_FACE, Card
-from rummykit.games.rami.round import RamiAction, RamiRules
+from rummykit.cards import FACES, JOKER_FACE, Card
+from rummykit.games.rami.actions import RamiAction
+from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import (
     JOKER_BIT,
     Combination,
@@ -51,7 +52,7 @@ def _one_per_face(hand: Iterable[int], taken: int | None) -> tuple[dict[int, int
     cards: dict[int, int] = {}
     mask = 0
     for card in hand:
-        face = card & 63
+        face = FACES[card]
         if card == taken or face not in cards:
             cards[face] = card
         mask |= 1 << face
@@ -103,7 +104,7 @@ def joker_destinations(
     """Where a joker may go: (table indexes that take it, pairs of natural hand cards
     that make a new combination with it)."""
     targets = [index for index, combo in enumerate(table) if combo.accepts & JOKER_BIT]
-    cards, _mask = _one_per_face((c for c in hand if c & 63 != JOKER_FACE), None)
+    cards, _mask = _one_per_face((c for c in hand if FACES[c] != JOKER_FACE), None)
     naturals = sorted(map(Card, cards.values()))
     pairs = [
         (first, second)
@@ -180,7 +181,7 @@ def legal_moves(
     rules = rules or _DEFAULT_RULES
     mask = 0
     for card in hand:
-        mask |= 1 << (card & 63)
+        mask |= 1 << FACES[card]
     # Most hands fit nowhere: look at the faces first, pick the cards only on a fit.
     for combo in table:
         swap = combo.swap_face
@@ -254,7 +255,7 @@ def hand_left_playable(
     if not remaining:
         return not rules.mandatory_final_discard
     if len(remaining) == 1 and remaining[0] == taken:
-        face = taken & 63
+        face = FACES[taken]
         return not rules.mandatory_final_discard and any(
             combo.accepts >> face & 1 or face in (combo.shift_face, combo.swap_face)
             for combo in table
@@ -278,7 +279,7 @@ def layoff_chain(
     progress = True
     while progress and remaining:
         progress = False
-        usable = [c for c in remaining if not (keep_jokers and c & 63 == JOKER_FACE)]
+        usable = [c for c in remaining if not (keep_jokers and FACES[c] == JOKER_FACE)]
         for move in layoff_moves(usable, current):
             card = move.card
             assert card is not None and move.target is not None

@@ -6,8 +6,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummykit.bots.base import Bot
+from rummykit.errors import BotError
+from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.game import RamiGame
-from rummykit.games.rami.round import RamiAction, RamiObservation, RamiRound, RamiRules, new_round
+from rummykit.games.rami.observation import RamiObservation
+from rummykit.games.rami.round import RamiRound, new_round
+from rummykit.games.rami.rules import RamiRules
 
 __all__ = ["play_rami_game", "play_rami_round"]
 
@@ -18,7 +22,8 @@ _OPEN_ENDED = frozenset({"open", "meld", "layoff", "swap_joker", "take_discard"}
 def _check(bot: Any, action: RamiAction, legal: Sequence[RamiAction]) -> RamiAction:
     """A bot's action must be listed, or be an open-ended play (the engine validates)."""
     if action not in legal and action.kind not in _OPEN_ENDED:
-        raise ValueError(f"bot {getattr(bot, 'name', bot)!r} chose {action}, not a legal action")
+        name = getattr(bot, "name", None)
+        raise BotError(f"bot {name or bot!r} chose {action}, not a legal action", bot=name)
     return action
 
 

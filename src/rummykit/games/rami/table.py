@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from rummykit.cards import JOKER_FACE, SUITS, Card, format_card, format_cards
-from rummykit.errors import RummykitError
+from rummykit.cards import FACES, JOKER_FACE, PHYSICAL_IDS, SUITS, Card, format_card, format_cards
+from rummykit.errors import InvalidMeldError
 from rummykit.melds import RAMI_MELDS, check_meld
 
 __all__ = [
@@ -47,19 +47,18 @@ JOKER_BIT: Final = 1 << JOKER_FACE
 """The bit of the joker face in a face bitmask (bit ``f`` = face ``f``)."""
 MAX_RUN: Final = 13
 MAX_SET: Final = 4
-_PHYSICAL_IDS: Final = 512
-"""Physical card ids (face and copy bits, no joker declaration) are below this."""
 
 
-class CombinationError(RummykitError):
-    """A card cannot be laid off onto (or swapped into) a combination; ``code`` says why."""
+class CombinationError(InvalidMeldError):
+    """A card cannot be laid off onto (or swapped into) a combination: the cards would
+    be no legal combination. ``code`` says why (``does_not_fit``, ``needs_swap``...)."""
 
     default_code = "combination"
 
 
 def face_bit(card: int) -> int:
     """The face bit of a card (its face id as a bit position)."""
-    return 1 << (card & 63)
+    return 1 << FACES[card]
 
 
 def position_value(position: int) -> int:
@@ -136,7 +135,7 @@ class Combination:
     def faces(self) -> tuple[Card | None, ...]:
         """Per card, the natural face it is or stands for (``None``: open joker suit)."""
         return tuple(
-            card.declared if card & 63 == JOKER_FACE else Card(card & 63) for card in self.cards
+            card.declared if FACES[card] == JOKER_FACE else Card(FACES[card]) for card in self.cards
         )
 
     def physical_cards(self) -> tuple[Card, ...]:
@@ -172,7 +171,7 @@ def make_run(
     value = _RUN_VALUE_BELOW[high + 1] - _RUN_VALUE_BELOW[low]
     joker = -1
     for index, card in enumerate(cards):
-        if card & 63 == JOKER_FACE:
+        if FACES[card] == JOKER_FACE:
             joker = index
             break
     accepts = 0
@@ -204,10 +203,10 @@ def make_set(owner: int, rank: int, cards: Sequence[Card]) -> Combination:
     suits_used = 0
     joker = -1
     for index, card in enumerate(cards):
-        if card & 63 == JOKER_FACE:
+        if FACES[card] == JOKER_FACE:
             joker = index
         else:
-            suits_used |= 1 << ((card & 63) // 13)
+            suits_used |= 1 << (FACES[card] // 13)
     missing = [suit for suit in range(4) if not suits_used >> suit & 1]
     ordered = list(cards)
     swap_face = -1
@@ -237,7 +236,7 @@ def combination_from_cards(
     ``6S 7S 8S``). Raises :class:`~rummykit.melds.InvalidMeldError` with the reason.
     """
     physical = [
-        card if type(card) is Card and card < _PHYSICAL_IDS else Card(card).physical
+        card if type(card) is Card and card < PHYSICAL_IDS else Card(card).physical
         for card in cards
     ]
     quick = _plain_combination(physical, owner, shifts)
@@ -259,7 +258,7 @@ def _checked_combination(physical: list[Card], owner: int, shifts: bool) -> Comb
         assert face is not None
         rank = face % 13 + 1
         position = 14 if rank == 1 and low > 1 else rank
-        placed[position - low] = card.declare(face) if card & 63 == JOKER_FACE else card
+        placed[position - low] = card.declare(face) if FACES[card] == JOKER_FACE else card
     return make_run(owner, suit, low, [card for card in placed if card is not None], shifts=shifts)
 
 
@@ -280,7 +279,7 @@ def _plain_combination(physical: list[Card], owner: int, shifts: bool) -> Combin
     joker = -1
     ranks = suits = naturals = 0  # bit r - 1 for rank r; bit s for suit s
     for index, card in enumerate(physical):
-        face = card & 63
+        face = FACES[card]
         if face >= JOKER_FACE:
             if face > JOKER_FACE or joker >= 0:
                 return None
@@ -310,7 +309,7 @@ def _plain_combination(physical: list[Card], owner: int, shifts: bool) -> Combin
         suit = suits.bit_length() - 1
         placed: list[Card] = [physical[0]] * size
         for card in physical:
-            face = card & 63
+            face = FACES[card]
             if face != JOKER_FACE:
                 rank = face % 13 + 1
                 placed[(14 if rank == 1 and start > 1 else rank) - start] = card
@@ -337,7 +336,7 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
             ``joker_limit``, ``combination_full``, ``does_not_fit``, ``needs_swap``.
     """
     card = Card(card).physical
-    face = card & 63
+    face = FACES[card]
     combo = combination
     if face == JOKER_FACE:
         if combo.joker >= 0:
@@ -421,7 +420,7 @@ def swap_joker(
             ``wrong_card``.
     """
     card = Card(card).physical
-    face = card & 63
+    face = FACES[card]
     combo = combination
     if combo.joker < 0:
         raise CombinationError(f"no joker to swap in {combo} ({_SPEC} section 4)", code="no_joker")
@@ -460,8 +459,8 @@ def pairs_with_joker(first: int, second: int) -> bool:
     >>> pairs_with_joker(12, 0), pairs_with_joker(0, 3), pairs_with_joker(13, 0)
     (True, False, True)
     """
-    first &= 63
-    second &= 63
+    first = FACES[first]
+    second = FACES[second]
     rank_a, rank_b = first % 13 + 1, second % 13 + 1
     if rank_a == rank_b:
         return first != second
