@@ -110,7 +110,7 @@ def test_display_shows_numbered_table_owners_and_opening_total() -> None:
 
 def opened_position() -> RamiGame:
     game = RamiGame(preset("rami51"), 2, 1)
-    game.round = rig(
+    game.hand = rig(
         players=2,
         rules=game.rules,
         hands={0: "9S KC 2D 7H", 1: "4C 9C JD QD"},
@@ -131,7 +131,7 @@ def test_table_combinations_are_numbered_from_one_in_and_out() -> None:
     assert "  add 9S to 1\n" in text and "  add KC to 2" in text  # the hint
     assert "table combinations are numbered from 1, not '0'" in text
     # The engine's reason, renumbered as the table is shown.
-    assert "there is no combination 5 on the table (2 combination(s))" in text
+    assert "there is no combination 5 on the table (2 combination(s), numbered from 1)" in text
     table = [format_cards(combo.cards) for combo in game.round.table]
     assert table == ["6S 7S 8S 9S", "KH KS KD KC"]
     assert "   1. run 6S-9S      Bot 1  6S 7S 8S 9S" in out
@@ -180,7 +180,7 @@ def test_whole_game_through_typed_commands(name: str, players: int, seed: int) -
 
 def test_prompts_offer_only_the_plays_legal_now() -> None:
     game = RamiGame(preset("rami51"), 2, 1)
-    game.round = rig(
+    game.hand = rig(
         players=2, rules=game.rules, hands={0: "7S 8S 9S KH KS KD 2C 5D"}, phase="play"
     )
     typed = Typed(["open 7S 8S 9S | KH KS KD"])
@@ -193,7 +193,7 @@ def test_prompts_offer_only_the_plays_legal_now() -> None:
 def test_take_is_offered_when_the_discard_must_be_laid_and_can_be(top: str, prompt: str) -> None:
     rules = dataclasses.replace(preset("rami51"), discard_must_be_melded=True)
     game = RamiGame(rules, 2, 1)
-    game.round = rig(
+    game.hand = rig(
         players=2,
         rules=rules,
         hands={0: "KC 4D 7H", 1: "4C 9C JD QD"},

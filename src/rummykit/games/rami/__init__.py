@@ -28,6 +28,7 @@ from rummykit.games.rami.rules import PRESETS, RamiRules, parse_option, preset
 from rummykit.games.rami.scoring import RamiRoundResult, hand_value, score_round
 from rummykit.games.rami.table import (
     JOKER_BIT,
+    Combination,
     CombinationError,
     combination_from_cards,
     face_bit,

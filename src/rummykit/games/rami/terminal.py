@@ -10,7 +10,6 @@ one); the engine's actions count from 0.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from rummykit.cards import JOKER_FACE, SUITS, Card, face_of, format_card, format_cards, parse_card
@@ -50,9 +49,6 @@ Commands (cards are written like 7H, TD or 10D, QS, AC; a joker is JK):
   hint                      the best opening, or the combinations and lay-offs you have"""
 
 _SWAP_USAGE = "write 'swap 8S from 2 to 4', 'swap 8S from 2 with 4D 5D' or 'swap 8S from 2'"
-_ENGINE_NUMBER = re.compile(r"\bcombination (\d+)")
-
-
 def _number(token: str) -> int:
     """A combination number as typed (from 1) as the engine's index (from 0)."""
     if not token.isdigit() or int(token) < 1:
@@ -334,9 +330,8 @@ class RamiScreen:
         return same[0] if same else card
 
     def refusal(self, error: IllegalActionError) -> str:
-        """The engine's reason, its combination indexes numbered from 1 as shown."""
-        text = str(error).replace(", numbered from 0)", ")")
-        return _ENGINE_NUMBER.sub(lambda m: f"combination {int(m.group(1)) + 1}", text)
+        """The engine's reason as it stands (it numbers combinations from 1 too)."""
+        return str(error)
 
     def hint(self, observation: RamiObservation) -> str:
         """The best opening, or the combinations and lay-offs to play (as commands)."""
