@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final, NamedTuple
 
-from rummykit.cards import Card
+from rummykit.cards import Card, face_of
+from rummykit.errors import InvalidCardError
 
 __all__ = [
     "Arrangement",
@@ -103,11 +104,11 @@ def mask_of(cards: Iterable[int]) -> int:
     mask = 0
     for card in listed:
         if not 0 <= card < 52:
-            shown = str(Card(card)) if 0 <= card & 63 <= 52 else f"card id {int(card)}"
-            raise ValueError(f"{shown} is not a card of a single 52-card deck")
+            shown = str(Card(card)) if face_of(card) <= 52 else f"card id {int(card)}"
+            raise InvalidCardError(f"{shown} is not a card of a single 52-card deck")
         bit = 1 << card
         if mask & bit:
-            raise ValueError(f"{Card(card)} appears twice in the hand")
+            raise InvalidCardError(f"{Card(card)} appears twice in the hand")
         mask |= bit
     return mask  # pragma: no cover - the fast path above accepts every valid hand
 
@@ -411,7 +412,7 @@ def min_deadwood(cards: Sequence[int], *, ace_high: bool = False) -> Arrangement
     table order), so the same hand always gives the same answer.
     """
     if len(cards) > 11:
-        raise ValueError(f"a gin hand has at most 11 cards, got {len(cards)}")
+        raise InvalidCardError(f"a gin hand has at most 11 cards, got {len(cards)}")
     mask = mask_of(cards)
     tables = _tables(ace_high)
     best = tables.best
@@ -487,7 +488,7 @@ def best_discard(cards: Sequence[int], *, ace_high: bool = False) -> Discard:
     Ties go to the highest-valued card, then the highest card id.
     """
     if len(cards) != 11:
-        raise ValueError(f"best_discard needs an 11-card hand, got {len(cards)}")
+        raise InvalidCardError(f"best_discard needs an 11-card hand, got {len(cards)}")
     card, deadwood = best_discard_mask(mask_of(cards), ace_high)
     return Discard(Card(card), deadwood)
 
@@ -516,7 +517,7 @@ def best_discard_mask(mask: int, ace_high: bool = False) -> tuple[int, int]:
                 if key > top:
                     top = key
     if top[2] < 0:
-        raise ValueError("best_discard needs at least one card")
+        raise InvalidCardError("best_discard needs at least one card")
     return top[2], mask_value(mask) - top[0]
 
 
@@ -582,7 +583,7 @@ def layoff_deadwood(
     targets = _layoff_targets(knocker_melds, ace_high)
     knocker_mask = mask_of(card for meld in knocker_melds for card in meld)
     if mask & knocker_mask:
-        raise ValueError("the defender's hand shares cards with the knocker's melds")
+        raise InvalidCardError("the defender's hand shares cards with the knocker's melds")
     melds = melds_in_mask(mask, ace_high)
 
     def layoffs_for(free: int) -> list[tuple[int, int]]:

@@ -52,6 +52,8 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from rummykit.cards import make_rng, parse_card
+from rummykit.errors import UnknownBotError
+from rummykit.games.gin.actions import GinAction
 from rummykit.games.gin.deadwood import (
     CARD_VALUES,
     best_discard_mask,
@@ -63,8 +65,9 @@ from rummykit.games.gin.deadwood import (
     min_deadwood,
     min_deadwood_mask,
 )
-from rummykit.games.gin.hand import GinAction, GinObservation, GinRules
 from rummykit.games.gin.heuristic_bot import GinHeuristicBot
+from rummykit.games.gin.observation import GinObservation
+from rummykit.games.gin.rules import GinRules
 
 __all__ = ["LEVELS", "GinExpertBot", "GinExpertParams", "Level", "make_expert_bot"]
 
@@ -206,7 +209,9 @@ class GinExpertBot:
         params: GinExpertParams | None = None,
     ) -> None:
         if level not in LEVELS:
-            raise ValueError(f"unknown gin bot level {level!r}; choose one of {', '.join(LEVELS)}")
+            raise UnknownBotError(
+                f"unknown gin bot level {level!r}; choose one of {', '.join(LEVELS)}"
+            )
         self.level = level
         self.name: str = level
         self.rules = rules or GinRules()
