@@ -6,7 +6,7 @@ import pytest
 
 from rummykit.bots import RandomBot
 from rummykit.cards import format_card
-from rummykit.games.gin.hand import GinAction
+from rummykit.games.gin import GinAction
 from rummykit.games.gin.heuristic_bot import GinHeuristicBot
 from rummykit.games.gin.terminal import GinTerminalGame
 
