@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from rummykit.cards import Card, parse_card, parse_cards
 from rummykit.errors import InvalidCardError
-from rummykit.games.gin.deadwood import LayoffResult, layoff_deadwood
+from rummykit.games.gin import LayoffResult, layoff_deadwood
 from rummykit.melds import GIN_MELDS, MeldRules, is_meld
 
 GIN_ACE_HIGH = MeldRules(ace_high=True)

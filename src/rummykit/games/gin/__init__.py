@@ -8,12 +8,10 @@ from rummykit.games.gin.actions import GinAction
 from rummykit.games.gin.deadwood import (
     Arrangement,
     Discard,
-    LayoffResult,
     best_discard,
     best_discard_mask,
     cards_of_mask,
     deadwood_after_each_discard,
-    layoff_deadwood,
     mask_of,
     mask_value,
     meld_union,
@@ -23,6 +21,7 @@ from rummykit.games.gin.deadwood import (
     top_card_value,
 )
 from rummykit.games.gin.hand import GinHand, new_hand
+from rummykit.games.gin.layoffs import LayoffResult, layoff_deadwood
 from rummykit.games.gin.match import GinMatch, GinMatchResult, final_totals
 from rummykit.games.gin.observation import GinObservation
 from rummykit.games.gin.result import GinHandResult

@@ -50,6 +50,14 @@ from rummykit.games.gin.deadwood import (
     min_deadwood,
     min_deadwood_mask,
 )
+from rummykit.games.gin.events import (
+    DISCARD_EVENTS,
+    DRAW_DISCARD_EVENTS,
+    DRAW_STOCK_EVENTS,
+    PASS_EVENTS,
+    TAKE_UPCARD_EVENTS,
+    record_events,
+)
 from rummykit.games.gin.knocking import check_big_gin, check_knock, knock_options
 from rummykit.games.gin.observation import GinObservation, Phase
 from rummykit.games.gin.result import GinHandResult
@@ -66,30 +74,6 @@ __all__ = [
 ]
 
 _DISCARD_ACTION: Final = DISCARDS.__getitem__
-
-
-def _card_events(kind: str, *, private: bool = False) -> tuple[tuple[Event, ...], ...]:
-    """Per seat and card, the event of ``kind`` (``private``: seen only by that seat).
-
-    Events are immutable, so the frequent ones are built once here rather than at
-    every step (building one costs as much as the rest of a discard).
-    """
-    return tuple(
-        tuple(
-            Event(kind, seat, Card(card), visible_to=seat if private else None)
-            for card in range(52)
-        )
-        for seat in (0, 1)
-    )
-
-
-_DISCARD_EVENTS: Final = _card_events("discard")
-_DRAW_STOCK_EVENTS: Final = _card_events("draw_stock", private=True)
-_DRAW_DISCARD_EVENTS: Final = _card_events("draw_discard")
-_TAKE_UPCARD_EVENTS: Final = _card_events("take_upcard")
-_PASS_EVENTS: Final = (Event("pass", 0), Event("pass", 1))
-_HIDDEN_DRAWS: Final = tuple(_DRAW_STOCK_EVENTS[seat][0].seen_by(1 - seat) for seat in (0, 1))
-"""Per drawing seat, its stock draw as the other seat sees it (the card blanked)."""
 
 
 class GinHand:
@@ -273,26 +257,8 @@ class GinHand:
                 raise self._wrong_phase(action, "show melds and lay off", "4")
             events = self._lay_off(seat, action)
         self.actions.append(action)
-        self._record(events)
+        record_events(self.history, self.seen, events)
         return events
-
-    def _record(self, events: list[Event]) -> None:
-        self.history.extend(events)
-        first, second = self.seen
-        for event in events:
-            private = event.visible_to
-            if private is None:
-                first.append(event)
-                second.append(event)
-                continue
-            # Only a stock draw is private: the other seat sees it with the card blanked.
-            hidden = (
-                _HIDDEN_DRAWS[private]
-                if event.kind == "draw_stock" and event.seat == private
-                else event.seen_by(1 - private)
-            )
-            first.append(event if private == 0 else hidden)
-            second.append(event if private == 1 else hidden)
 
     def _wrong_phase(self, action: GinAction, expected: str, section: str) -> IllegalActionError:
         what = action.kind.replace("_", " ")
@@ -313,7 +279,7 @@ class GinHand:
         self.taken_card = card
         self.known[seat] |= 1 << card
         self.phase = "discard"
-        return [_TAKE_UPCARD_EVENTS[seat][card]]
+        return [TAKE_UPCARD_EVENTS[seat][card]]
 
     def _pass(self, seat: int) -> list[Event]:
         self.offers += 1
@@ -323,7 +289,7 @@ class GinHand:
             self.current_player = self.starting_player
             self.phase = "draw"
             self.first_draw_stock_only = self.rules.first_turn_after_double_pass == "stock_only"
-        return [_PASS_EVENTS[seat]]
+        return [PASS_EVENTS[seat]]
 
     def _draw_stock(self, seat: int) -> list[Event]:
         card = self.stock.pop()
@@ -331,7 +297,7 @@ class GinHand:
         self.taken_card = None
         self.first_draw_stock_only = False
         self.phase = "discard"
-        return [_DRAW_STOCK_EVENTS[seat][card]]
+        return [DRAW_STOCK_EVENTS[seat][card]]
 
     def _draw_discard(self, seat: int) -> list[Event]:
         if self.first_draw_stock_only:
@@ -355,7 +321,7 @@ class GinHand:
         self.known[seat] |= 1 << card
         self.taken_card = card
         self.phase = "discard"
-        return [_DRAW_DISCARD_EVENTS[seat][card]]
+        return [DRAW_DISCARD_EVENTS[seat][card]]
 
     def _require_in_hand(self, seat: int, card: int, verb: str) -> None:
         if not self.hands[seat] >> card & 1:
@@ -384,7 +350,7 @@ class GinHand:
         self.known[seat] &= ~(1 << card)
         self.discard_pile.append(card)
         self.taken_card = None
-        events = [_DISCARD_EVENTS[seat][card]]
+        events = [DISCARD_EVENTS[seat][card]]
         if len(self.stock) <= self.rules.stock_floor:
             self._finish(
                 GinHandResult(
@@ -605,7 +571,8 @@ def new_hand(
     hand.result = None
     hand.history = []
     hand.seen = ([], [])
-    hand._record([Event("deal", dealer, detail={"upcard": format_card(order[20])})])
+    deal = Event("deal", dealer, detail={"upcard": format_card(order[20])})
+    record_events(hand.history, hand.seen, [deal])
     hand.actions = []
     hand._options = None
     return hand

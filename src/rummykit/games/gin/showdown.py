@@ -15,12 +15,12 @@ from rummykit.core import Event, IllegalActionError
 from rummykit.games.gin.actions import GinAction, Melds
 from rummykit.games.gin.deadwood import (
     cards_of_mask,
-    layoff_deadwood,
     mask_of,
     mask_value,
     min_deadwood,
 )
 from rummykit.games.gin.knocking import check_arrangement
+from rummykit.games.gin.layoffs import layoff_deadwood
 from rummykit.games.gin.result import GinHandResult, Outcome
 from rummykit.games.gin.rules import SPEC, GinRules
 from rummykit.melds import InvalidMeldError, check_meld
