@@ -65,6 +65,7 @@ from rummykit.games.gin.rules import SPEC, GinRules
 from rummykit.games.gin.showdown import optimal_show, score_show, showdown_events
 
 __all__ = [
+    # The types the engine speaks, importable from here as well as from the package.
     "GinAction",
     "GinHand",
     "GinHandResult",

@@ -156,6 +156,7 @@ class GinMatch(Match[GinHand, GinMatchResult]):
     def _from_record_start(
         cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
     ) -> GinMatch:
+        # The public constructor takes no stored decks; the generic one does.
         match = cls.__new__(cls)
         rules = GinRules.from_dict(record.get("rules", {}))
         first_dealer = int(record.get("first_dealer", 0))
