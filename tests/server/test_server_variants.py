@@ -126,7 +126,7 @@ def test_views_never_show_hidden_cards_or_the_stock(seed: int, steps: int) -> No
 def test_view_of_a_seat_does_not_depend_on_the_other_hand() -> None:
     """Two deals that differ only in the other seat's hidden cards give the same view."""
     from rummykit.cards import parse_cards
-    from rummykit.games.gin import GinMatch
+    from rummykit.games.gin import GinMatch, new_hand
 
     adapter = get_adapter("gin")
     rules = adapter.make_rules("gin", {})
@@ -141,7 +141,7 @@ def test_view_of_a_seat_does_not_depend_on_the_other_hand() -> None:
     games = []
     for order in (deck, swapped):
         match = GinMatch(GinRules.from_dict(rules), seed=3)
-        match.hand = match._deal(dealer, order)
+        match.hand = new_hand(match.rules, dealer=dealer, deck=order)
         games.append(GinGame(match))
     starter = 1 - dealer
     assert games[0].view(starter) == games[1].view(starter)

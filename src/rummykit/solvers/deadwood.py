@@ -1,12 +1,12 @@
 """Gin's exact deadwood solvers under their first import path
-(:mod:`rummykit.games.gin.deadwood` is their home).
+(:mod:`rummykit.games.gin.deadwood` and :mod:`rummykit.games.gin.layoffs` are their home).
 
 >>> from rummykit.cards import parse_cards
 >>> min_deadwood(parse_cards("AS 2S 3S 4S 4H 4D 9C")).deadwood
 9
 """
 
-from rummykit.games.gin.deadwood import (
+from rummykit.games.gin import (
     Arrangement,
     Discard,
     LayoffResult,

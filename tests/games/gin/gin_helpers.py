@@ -15,8 +15,7 @@ import pytest
 
 from rummykit.cards import Card, parse_cards
 from rummykit.core import Event, IllegalActionError
-from rummykit.games.gin.hand import GinAction, GinHand, GinHandResult, GinRules, new_hand
-from rummykit.games.gin.match import GinMatch
+from rummykit.games.gin import GinAction, GinHand, GinHandResult, GinMatch, GinRules, new_hand
 
 CardsLike = str | Iterable[int | str]
 

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummykit.cards import Card, card_value_gin, format_cards, parse_card, parse_cards
+from rummykit.errors import InvalidCardError
 from rummykit.games.gin.deadwood import (
     best_discard,
     cards_of_mask,
@@ -305,14 +306,14 @@ def test_min_deadwood_mask_beyond_eleven_cards() -> None:
     ],
 )
 def test_min_deadwood_rejects_bad_hands(bad: list[int]) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidCardError):
         min_deadwood(bad)
 
 
 def test_best_discard_needs_eleven_cards() -> None:
-    with pytest.raises(ValueError, match="11-card hand, got 10"):
+    with pytest.raises(InvalidCardError, match="11-card hand, got 10"):
         best_discard(list(range(10)))
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidCardError):
         best_discard([0] * 11)
 
 
@@ -324,11 +325,11 @@ def test_mask_helpers() -> None:
     assert all(isinstance(card, Card) for card in cards_of_mask(mask))
     assert cards_of_mask(0) == []
     assert mask_of([]) == 0
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(InvalidCardError, match="twice"):
         mask_of(cards("AS AS"))
-    with pytest.raises(ValueError, match="single 52-card deck"):
+    with pytest.raises(InvalidCardError, match="single 52-card deck"):
         mask_of([52])
-    with pytest.raises(ValueError, match="single 52-card deck"):
+    with pytest.raises(InvalidCardError, match="single 52-card deck"):
         mask_of([-1])
 
 

@@ -10,9 +10,10 @@ import random
 import pytest
 
 from rummykit.bots import RandomBot
+from rummykit.errors import UnknownBotError
+from rummykit.games.gin import GinAction, GinHand, GinRules, new_hand
 from rummykit.games.gin.deadwood import cards_of_mask, mask_of
 from rummykit.games.gin.expert_bot import LEVELS, GinExpertBot, make_expert_bot
-from rummykit.games.gin.hand import GinAction, GinHand, GinRules, new_hand
 from rummykit.games.gin.heuristic_bot import GinHeuristicBot
 from rummykit.games.gin.selfplay import play_gin_match
 from rummykit.sim.registry import make_bot
@@ -64,7 +65,7 @@ def test_registered_levels_build_the_bot_of_that_level() -> None:
 
 
 def test_an_unknown_level_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown gin bot level"):
+    with pytest.raises(UnknownBotError, match="unknown gin bot level"):
         GinExpertBot("grandmaster")  # type: ignore[arg-type]
 
 

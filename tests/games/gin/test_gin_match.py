@@ -18,9 +18,9 @@ from gin_helpers import play_drawn_hand, play_won_hand, replace_hand
 
 from rummykit.bots import RandomBot
 from rummykit.core import IllegalActionError
-from rummykit.games.gin.hand import GinAction, GinHandResult, GinRules
+from rummykit.errors import InvalidOptionError, InvalidRecordError
+from rummykit.games.gin import GinAction, GinHandResult, GinMatch, GinRules, final_totals
 from rummykit.games.gin.heuristic_bot import GinHeuristicBot
-from rummykit.games.gin.match import GinMatch, final_totals
 from rummykit.games.gin.selfplay import play_gin_match
 
 TAKE = GinAction.take_upcard()
@@ -52,7 +52,7 @@ def test_section1_first_dealer_is_random_but_reproducible() -> None:
     assert set(first.values()) == {0, 1}
     assert all(GinMatch(seed=seed).first_dealer == d for seed, d in first.items())
     assert GinMatch(seed=3, first_dealer=1).hand.dealer == 1
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidOptionError, match="first_dealer"):
         GinMatch(first_dealer=2)
 
 
@@ -207,7 +207,7 @@ def test_section6_final_totals_tie() -> None:
 
 
 def test_section6_final_totals_refuses_an_unfinished_match() -> None:
-    with pytest.raises(ValueError, match="not over"):
+    with pytest.raises(InvalidRecordError, match="not over"):
         final_totals([GinHandResult("knock", 0, 99)], GinRules())
 
 
@@ -290,7 +290,7 @@ def test_match_record_rejects_actions_after_the_end() -> None:
         play_won_hand(match, 0, points)
     record = match.to_record()
     record["actions"].append({"kind": "pass"})
-    with pytest.raises(ValueError, match="after the end"):
+    with pytest.raises(InvalidRecordError, match="after the end"):
         GinMatch.from_record(record)
 
 

@@ -33,8 +33,16 @@ from gin_helpers import (
 )
 
 from rummykit.cards import parse_cards
-from rummykit.games.gin.hand import GinAction, GinHand, GinHandResult, GinRules, new_hand
-from rummykit.games.gin.match import GinMatch, final_totals
+from rummykit.errors import InvalidOptionError
+from rummykit.games.gin import (
+    GinAction,
+    GinHand,
+    GinHandResult,
+    GinMatch,
+    GinRules,
+    final_totals,
+    new_hand,
+)
 
 PASS = GinAction.pass_()
 TAKE = GinAction.take_upcard()
@@ -75,15 +83,15 @@ def test_section8_defaults_are_the_reference_rules() -> None:
 def test_section8_options_round_trip_and_are_validated() -> None:
     rules = GinRules(knock_limit=7, ace_high_runs=True, redeal_after_draw="alternate")
     assert GinRules.from_dict(rules.to_dict()) == rules
-    with pytest.raises(ValueError, match="unknown gin option"):
+    with pytest.raises(InvalidOptionError, match="unknown gin option"):
         GinRules.from_dict({"knock_limit": 7, "knocklimit": 3})
-    with pytest.raises(ValueError, match="knock_limit"):
+    with pytest.raises(InvalidOptionError, match="knock_limit"):
         GinRules(knock_limit=-1)
-    with pytest.raises(ValueError, match="shutout_multiplier"):
+    with pytest.raises(InvalidOptionError, match="shutout_multiplier"):
         GinRules(shutout_multiplier=0)
-    with pytest.raises(ValueError, match="knocker_arrangement"):
+    with pytest.raises(InvalidOptionError, match="knocker_arrangement"):
         GinRules(knocker_arrangement="smart")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="auto_layoff"):
+    with pytest.raises(InvalidOptionError, match="auto_layoff"):
         GinRules(auto_layoff=1)  # type: ignore[arg-type]
 
 

@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 
 from rummykit.cards import format_card
 from rummykit.core import Event, IllegalActionError
+from rummykit.games.gin import GinAction, GinHand, GinRules, new_hand
 from rummykit.games.gin.deadwood import mask_of
-from rummykit.games.gin.hand import GinAction, GinHand, GinRules, new_hand
 from rummykit.games.gin.heuristic_bot import GinHeuristicBot
 
 RULES = st.builds(

@@ -35,8 +35,7 @@ from gin_helpers import (
 )
 
 from rummykit.cards import parse_cards
-from rummykit.games.gin.hand import GinAction, GinHandResult, GinRules, new_hand
-from rummykit.games.gin.match import GinMatch, final_totals
+from rummykit.games.gin import GinAction, GinHandResult, GinMatch, GinRules, final_totals, new_hand
 
 TAKE = GinAction.take_upcard()
 PASS = GinAction.pass_()

@@ -15,9 +15,8 @@ from collections.abc import Sequence
 import pytest
 
 from rummykit.bots import RandomBot
-from rummykit.games.gin.hand import GinHand, GinRules
+from rummykit.games.gin import GinHand, GinMatch, GinRules, final_totals
 from rummykit.games.gin.heuristic_bot import GinHeuristicBot
-from rummykit.games.gin.match import GinMatch, final_totals
 from rummykit.games.gin.selfplay import GinBot, play_gin_hand, play_gin_match
 
 RULES = GinRules()

@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummykit.cards import Card, parse_card, parse_cards
-from rummykit.games.gin.deadwood import LayoffResult, layoff_deadwood
+from rummykit.errors import InvalidCardError
+from rummykit.games.gin import LayoffResult, layoff_deadwood
 from rummykit.melds import GIN_MELDS, MeldRules, is_meld
 
 GIN_ACE_HIGH = MeldRules(ace_high=True)
@@ -308,11 +309,11 @@ def test_empty_defender_and_no_knocker_melds() -> None:
 
 
 def test_rejects_shared_or_duplicate_cards() -> None:
-    with pytest.raises(ValueError, match="shares cards"):
+    with pytest.raises(InvalidCardError, match="shares cards"):
         layoff_deadwood(RUN_5_7H, cards("7H 8H"))
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(InvalidCardError, match="twice"):
         layoff_deadwood(RUN_5_7H, cards("8H 8H"))
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(InvalidCardError, match="twice"):
         layoff_deadwood(melds("5H 6H 7H", "7H 7S 7D"), cards("8H"))
 
 

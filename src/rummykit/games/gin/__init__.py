@@ -4,15 +4,14 @@ The engine, the match, and the exact deadwood solvers; bots, views and the termi
 are in the modules beside them.
 """
 
+from rummykit.games.gin.actions import GinAction
 from rummykit.games.gin.deadwood import (
     Arrangement,
     Discard,
-    LayoffResult,
     best_discard,
     best_discard_mask,
     cards_of_mask,
     deadwood_after_each_discard,
-    layoff_deadwood,
     mask_of,
     mask_value,
     meld_union,
@@ -21,19 +20,12 @@ from rummykit.games.gin.deadwood import (
     min_deadwood_mask,
     top_card_value,
 )
-from rummykit.games.gin.hand import (
-    GinAction,
-    GinHand,
-    GinHandResult,
-    GinObservation,
-    GinRules,
-    new_hand,
-)
-from rummykit.games.gin.match import (
-    GinMatch,
-    GinMatchResult,
-    final_totals,
-)
+from rummykit.games.gin.hand import GinHand, new_hand
+from rummykit.games.gin.layoffs import LayoffResult, layoff_deadwood
+from rummykit.games.gin.match import GinMatch, GinMatchResult, final_totals
+from rummykit.games.gin.observation import GinObservation
+from rummykit.games.gin.result import GinHandResult
+from rummykit.games.gin.rules import GinRules
 
 __all__ = [
     "Arrangement",

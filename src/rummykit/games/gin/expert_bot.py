@@ -48,107 +48,45 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Final, Literal
+from dataclasses import dataclass
+from typing import Final
 
 from rummykit.cards import make_rng, parse_card
+from rummykit.errors import UnknownBotError
+from rummykit.games.gin.actions import GinAction
 from rummykit.games.gin.deadwood import (
     CARD_VALUES,
     best_discard_mask,
     cards_of_mask,
     deadwood_after_each_discard,
-    layoff_deadwood,
     mask_of,
     meld_union,
     min_deadwood,
     min_deadwood_mask,
 )
-from rummykit.games.gin.hand import GinAction, GinObservation, GinRules
+from rummykit.games.gin.expert_params import (
+    LEVEL_PARAMS,
+    LEVELS,
+    GinExpertParams,
+    Level,
+    with_params,
+)
 from rummykit.games.gin.heuristic_bot import GinHeuristicBot
+from rummykit.games.gin.layoffs import layoff_deadwood
+from rummykit.games.gin.observation import GinObservation
+from rummykit.games.gin.rules import GinRules
 
-__all__ = ["LEVELS", "GinExpertBot", "GinExpertParams", "Level", "make_expert_bot"]
+__all__ = [
+    "LEVELS",
+    "LEVEL_PARAMS",
+    "GinExpertBot",
+    "GinExpertParams",
+    "Level",
+    "make_expert_bot",
+    "with_params",
+]
 
-Level = Literal["easy", "medium", "hard", "expert"]
-LEVELS: Final = ("easy", "medium", "hard", "expert")
 ALL_CARDS: Final = (1 << 52) - 1
-
-
-@dataclass(frozen=True, slots=True)
-class GinExpertParams:
-    """The knobs of the bot; each level is one setting (see :data:`LEVEL_PARAMS`)."""
-
-    potential: float = 1.0
-    """Weight ``g`` of the expected one-draw deadwood drop in a hand's score."""
-    late_potential: float = 0.5
-    """The same weight once the stock is short (``late_stock`` cards or fewer)."""
-    late_stock: int = 10
-    opponent_model: bool = True
-    """Read the opponent's discards, passes and pick-ups (else every unseen card is
-    equally likely to be in its hand)."""
-    danger_weight: float = 4.0
-    """Points charged for a discard the opponent surely melds (scaled by the chance)."""
-    take_margin: float = 0.0
-    """Take a melding upcard when it beats the stock's expected hand by this much."""
-    take_to_knock: bool = True
-    """Take any upcard that lets the bot knock at once."""
-    unmelded_margin: float | None = None
-    """Also take an upcard that joins no meld (a low card for a high one) when it beats
-    the stock by this much; ``None`` never does (it shows the opponent a card for
-    nothing)."""
-    knock_judgement: bool = False
-    """Weigh the undercut risk before knocking (else knock as soon as allowed)."""
-    knock_samples: int = 24
-    no_knock_evidence: float = 1.0
-    """Weight of a sampled opponent hand that could have knocked already (a player who
-    may knock usually does, so such hands are unlikely; 1.0 ignores the evidence)."""
-    knock_threshold: float = 0.0
-    """Knock when the sampled expected points of knocking exceed this."""
-    gin_wait_deadwood: int = 0
-    """Play on for gin with at most this deadwood while the stock is long."""
-    gin_wait_stock: int = 20
-    score_aware: bool = False
-    """No waiting for gin when a won hand is likely to end the match (either way)."""
-    match_point_slack: float = 0.0
-    """At such a match point, knock even when the expected points are this much below
-    ``knock_threshold``."""
-    knock_spread: int = 0
-    """Also weigh knocks leaving up to this much more deadwood than the least (a
-    different knock card can leave fewer layoffs)."""
-    race_weight: float = 0.0
-    """Points per expected turn until the bot can knock, from short solitaire
-    playouts of its own future stock draws (0 turns them off)."""
-    race_candidates: int = 4
-    """How many of the best discards by score get the playouts."""
-    race_futures: int = 16
-    race_depth: int = 8
-    mistake_rate: float = 0.0
-    """The chance of a random draw or discard (``easy``)."""
-
-
-LEVEL_PARAMS: Final[dict[str, GinExpertParams]] = {
-    "easy": GinExpertParams(
-        potential=0.0,
-        late_potential=0.0,
-        opponent_model=False,
-        danger_weight=0.0,
-        take_to_knock=False,
-        mistake_rate=0.25,
-    ),
-    "medium": GinExpertParams(opponent_model=False, danger_weight=0.0, take_to_knock=False),
-    "hard": GinExpertParams(
-        danger_weight=2.0, knock_judgement=True, gin_wait_deadwood=2, gin_wait_stock=16
-    ),
-    # Tuned by paired hands against the heuristic (docs/strong-bots-gin.md): playing on
-    # for gin with any knockable hand until the stock is short was worth ~3 points a hand.
-    "expert": GinExpertParams(
-        danger_weight=2.0,
-        unmelded_margin=0.0,
-        knock_judgement=True,
-        gin_wait_deadwood=10,
-        gin_wait_stock=5,
-        score_aware=True,
-    ),
-}
 
 
 def _partners(card: int) -> tuple[list[int], list[tuple[int, int]]]:
@@ -206,7 +144,9 @@ class GinExpertBot:
         params: GinExpertParams | None = None,
     ) -> None:
         if level not in LEVELS:
-            raise ValueError(f"unknown gin bot level {level!r}; choose one of {', '.join(LEVELS)}")
+            raise UnknownBotError(
+                f"unknown gin bot level {level!r}; choose one of {', '.join(LEVELS)}"
+            )
         self.level = level
         self.name: str = level
         self.rules = rules or GinRules()
@@ -633,11 +573,6 @@ def make_expert_bot(
 ) -> GinExpertBot:
     """Registry factory: a :class:`GinExpertBot` of ``level`` for one seat."""
     return GinExpertBot(level, rules=rules, seed=seed)
-
-
-def with_params(level: Level, **changes: object) -> GinExpertParams:
-    """The parameters of ``level`` with some fields changed (for tuning)."""
-    return replace(LEVEL_PARAMS[level], **changes)  # type: ignore[arg-type]
 
 
 def make_hard_bot(*, seed: int, rules: GinRules | None = None, players: int = 2) -> GinExpertBot:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rummykit.games.gin.actions import GinAction
 from rummykit.games.gin.deadwood import (
     CARD_VALUES,
     deadwood_after_each_discard,
@@ -19,7 +20,8 @@ from rummykit.games.gin.deadwood import (
     meld_union,
     min_deadwood_mask,
 )
-from rummykit.games.gin.hand import GinAction, GinObservation, GinRules
+from rummykit.games.gin.observation import GinObservation
+from rummykit.games.gin.rules import GinRules
 
 __all__ = ["GinHeuristicBot", "card_partners"]
 

@@ -3,29 +3,26 @@
 rules/gin.md section 6: dealer alternation (the same dealer after a drawn hand), the
 game bonus, the line bonus for both players, shutout doubling, and the final totals.
 
->>> from rummykit.games.gin.hand import GinAction
 >>> match = GinMatch(seed=3)
->>> match.hand_number, match.points
+>>> match.hand_number, match.scores
 (1, (0, 0))
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
-from rummykit.cards import make_rng, parse_cards
-from rummykit.core import Event, IllegalActionError
-from rummykit.games.gin.hand import (
-    GinAction,
-    GinHand,
-    GinHandResult,
-    GinObservation,
-    GinRules,
-    new_hand,
-)
+from rummykit.cards import Card, parse_cards
+from rummykit.core import Event
+from rummykit.errors import InvalidRecordError
+from rummykit.games.gin.actions import GinAction
+from rummykit.games.gin.hand import GinHand, new_hand
+from rummykit.games.gin.observation import GinObservation
+from rummykit.games.gin.result import GinHandResult
+from rummykit.games.gin.rules import GinRules
+from rummykit.match import Match
 
 __all__ = ["GinMatch", "GinMatchResult", "final_totals"]
 
@@ -44,6 +41,11 @@ class GinMatchResult:
     winner: int | None
     """Highest total; ``None`` for equal totals."""
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won: the winner, or both seats on equal totals."""
+        return (0, 1) if self.winner is None else (self.winner,)
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
@@ -61,7 +63,7 @@ class GinMatchResult:
 def final_totals(results: list[GinHandResult], rules: GinRules) -> GinMatchResult:
     """Final totals from the hand results of a finished match (rules/gin.md 6).
 
-    >>> from rummykit.games.gin.hand import GinHandResult
+    >>> from rummykit.games.gin.result import GinHandResult
     >>> won = [GinHandResult("knock", 0, points) for points in (40, 35, 30)]
     >>> final_totals(won + [GinHandResult("knock", 1, 20)], GinRules()).totals
     (280, 45)
@@ -76,7 +78,7 @@ def final_totals(results: list[GinHandResult], rules: GinRules) -> GinMatchResul
             won[result.winner] += 1
     reached = [seat for seat in (0, 1) if points[seat] >= rules.target]
     if len(reached) != 1:
-        raise ValueError("the match is not over: nobody has reached the target")
+        raise InvalidRecordError("the match is not over: nobody has reached the target")
     leader = reached[0]
     shutout = rules.shutout_multiplier > 1 and all(
         result.winner == leader or (result.is_draw and rules.shutout_allows_draws)
@@ -100,7 +102,7 @@ def final_totals(results: list[GinHandResult], rules: GinRules) -> GinMatchResul
     )
 
 
-class GinMatch:
+class GinMatch(Match[GinHand, GinMatchResult]):
     """Hands of Gin Rummy until a seat's hand points reach the target.
 
     The next hand is dealt automatically as soon as one ends; the finished hand stays
@@ -109,6 +111,14 @@ class GinMatch:
     seed every hand is shuffled from a secure source and the record keeps the decks.
     """
 
+    record_kind = "gin-match"
+    rules_type = GinRules
+    record_players = False
+    _game_word: ClassVar[str] = "match"
+
+    rules: GinRules
+    results: list[GinHandResult]
+
     def __init__(
         self,
         rules: GinRules | None = None,
@@ -116,43 +126,44 @@ class GinMatch:
         *,
         first_dealer: int | None = None,
     ) -> None:
-        self.rules = rules or GinRules()
-        self.seed = seed
-        self._rng: random.Random | None = make_rng(seed) if seed is not None else None
-        # Drawn even when the caller names the dealer, so replays consume the same numbers.
-        drawn = (self._rng or make_rng(None)).randrange(2)
-        if first_dealer is None:
-            first_dealer = drawn
-        if first_dealer not in (0, 1):
-            raise ValueError(f"first_dealer must be 0 or 1, not {first_dealer!r}")
-        self.first_dealer = first_dealer
-        self.results: list[GinHandResult] = []
-        self.finished_hands: list[GinHand] = []
-        self.result: GinMatchResult | None = None
-        self.hand = self._deal(first_dealer, None)
+        super().__init__(rules or GinRules(), players=2, seed=seed, first_dealer=first_dealer)
 
-    def _deal(self, dealer: int, deck: Sequence[int] | None) -> GinHand:
-        if deck is not None:
-            return new_hand(self.rules, dealer=dealer, deck=deck)
-        seed = self._rng.getrandbits(63) if self._rng is not None else None
+    def _new_hand(self, dealer: int, seed: int | None, stored: list[Card] | None) -> GinHand:
+        if stored is not None:
+            return new_hand(self.rules, dealer=dealer, deck=stored)
         return new_hand(self.rules, seed, dealer=dealer)
 
+    def _settle(self, finished: GinHand) -> list[Event]:
+        result = finished.result
+        assert result is not None
+        points = self.points
+        if max(points) >= self.rules.target:
+            self.result = final_totals(self.results, self.rules)
+            return [Event("match_over", self.result.winner, detail=self.result.to_json())]
+        same = result.is_draw and self.rules.redeal_after_draw == "same_dealer"
+        dealer = finished.dealer if same else 1 - finished.dealer
+        self._next_hand(dealer)
+        return [Event("new_hand", dealer, detail={"hand": self.hand_number, "scores": points})]
+
+    def _parse_action(self, data: Mapping[str, Any]) -> GinAction:
+        return GinAction.from_json(data)
+
+    @classmethod
+    def _stored_hands(cls, record: Mapping[str, Any]) -> list[list[Card]]:
+        return [parse_cards(deck) for deck in record.get("decks", ())]
+
+    @classmethod
+    def _from_record_start(
+        cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
+    ) -> GinMatch:
+        # The public constructor takes no stored decks; the generic one does.
+        match = cls.__new__(cls)
+        rules = GinRules.from_dict(record.get("rules", {}))
+        first_dealer = int(record.get("first_dealer", 0))
+        Match.__init__(match, rules, players=2, seed=seed, first_dealer=first_dealer, stored=stored)
+        return match
+
     # -- state ------------------------------------------------------------------------
-
-    @property
-    def is_over(self) -> bool:
-        """True once a seat has reached the target and the totals are made."""
-        return self.result is not None
-
-    @property
-    def current_player(self) -> int:
-        """The seat to act in the current hand."""
-        return self.hand.current_player
-
-    @property
-    def hand_number(self) -> int:
-        """1 for the first hand, and so on (the current or last hand)."""
-        return len(self.results) + (0 if self.is_over else 1)
 
     @property
     def points(self) -> tuple[int, int]:
@@ -163,57 +174,18 @@ class GinMatch:
                 totals[result.winner] += result.points
         return totals[0], totals[1]
 
+    @property
+    def scores(self) -> tuple[int, int]:
+        """The platform's name for :attr:`points`: hand points so far, before bonuses."""
+        return self.points
+
     def legal_actions(self) -> list[GinAction]:
-        """Legal actions in the current hand (none when the match is over)."""
-        return [] if self.is_over else self.hand.legal_actions()
+        """The current hand's legal actions (none once the match is over)."""
+        return [] if self.result is not None else self.hand.legal_actions()
 
     def observation(self, seat: int) -> GinObservation:
         """The current hand's observation for ``seat``, with the match scores."""
         return replace(self.hand.observation(seat), scores=self.points, target=self.rules.target)
-
-    # -- play ---------------------------------------------------------------------------
-
-    def apply(self, action: GinAction) -> list[Event]:
-        """Apply an action to the current hand; deal the next hand or end the match."""
-        if self.is_over:
-            raise IllegalActionError(
-                f"the match is over; {action} is not possible", code="match_over"
-            )
-        events = self.hand.apply(action)
-        if self.hand.is_over:
-            events.extend(self._hand_finished(None))
-        return events
-
-    def _hand_finished(self, next_deck: Sequence[int] | None) -> list[Event]:
-        finished = self.hand
-        result = finished.result
-        assert result is not None
-        self.results.append(result)
-        self.finished_hands.append(finished)
-        points = self.points
-        if max(points) >= self.rules.target:
-            self.result = final_totals(self.results, self.rules)
-            return [Event("match_over", self.result.winner, detail=self.result.to_json())]
-        same = result.is_draw and self.rules.redeal_after_draw == "same_dealer"
-        dealer = finished.dealer if same else 1 - finished.dealer
-        self.hand = self._deal(dealer, next_deck)
-        return [Event("new_hand", dealer, detail={"hand": self.hand_number, "scores": points})]
-
-    def clone(self) -> GinMatch:
-        """An independent copy (the finished hands are shared; they never change)."""
-        other = GinMatch.__new__(GinMatch)
-        other.rules = self.rules
-        other.seed = self.seed
-        other._rng = None
-        if self._rng is not None:
-            other._rng = random.Random()
-            other._rng.setstate(self._rng.getstate())
-        other.first_dealer = self.first_dealer
-        other.results = self.results.copy()
-        other.finished_hands = self.finished_hands.copy()
-        other.result = self.result
-        other.hand = self.hand.clone()
-        return other
 
     # -- score sheet and records -----------------------------------------------------
 
@@ -249,48 +221,3 @@ class GinMatch:
                 "the match is tied" if final.winner is None else f"seat {final.winner} wins"
             )
         return "\n".join(lines)
-
-    def to_record(self) -> dict[str, Any]:
-        """JSON-ready record that replays the match (rules, seed, dealer, actions)."""
-        hands = [*self.finished_hands] + ([] if self.is_over else [self.hand])
-        record: dict[str, Any] = {
-            "variant": "gin-match",
-            "rules": self.rules.to_dict(),
-            "seed": self.seed,
-            "first_dealer": self.first_dealer,
-            "actions": [action.to_json() for hand in hands for action in hand.actions],
-        }
-        if self.seed is None:
-            record["decks"] = [hand.to_record()["deck"] for hand in hands]
-        return record
-
-    @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> GinMatch:
-        """Rebuild a match from :meth:`to_record` by replaying every action."""
-        if record.get("variant") != "gin-match":
-            raise ValueError(f"not a gin match record: variant {record.get('variant')!r}")
-        rules = GinRules.from_dict(record.get("rules", {}))
-        decks = [parse_cards(deck) for deck in record.get("decks", ())]
-        seed = record.get("seed")
-        if seed is None and not decks:
-            raise ValueError("a match record without a seed must list its decks")
-        match = cls.__new__(cls)
-        match.rules = rules
-        match.seed = seed
-        match._rng = make_rng(seed) if seed is not None else None
-        match.first_dealer = int(record.get("first_dealer", 0))
-        if seed is not None:
-            match._rng.randrange(2)  # type: ignore[union-attr]  # the first-dealer draw
-        match.results = []
-        match.finished_hands = []
-        match.result = None
-        match.hand = match._deal(match.first_dealer, decks[0] if decks else None)
-        for data in record.get("actions", ()):
-            action = GinAction.from_json(data)
-            if match.is_over:
-                raise ValueError("the record has actions after the end of the match")
-            match.hand.apply(action)
-            if match.hand.is_over:
-                index = len(match.results) + 1
-                match._hand_finished(decks[index] if index < len(decks) else None)
-        return match

@@ -6,17 +6,26 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummykit.bots.base import Bot
-from rummykit.games.gin.hand import GinAction, GinHand, GinObservation, GinRules, new_hand
+from rummykit.errors import BotError
+from rummykit.games.gin.actions import GinAction
+from rummykit.games.gin.hand import GinHand, new_hand
 from rummykit.games.gin.match import GinMatch
+from rummykit.games.gin.observation import GinObservation
+from rummykit.games.gin.rules import GinRules
 
 __all__ = ["play_gin_hand", "play_gin_match"]
 
 GinBot = Bot[GinObservation, GinAction]
 
 
-def _check(bot: Any, action: GinAction, legal: Sequence[GinAction]) -> GinAction:
+def _check(bot: Any, seat: int, action: GinAction, legal: Sequence[GinAction]) -> GinAction:
     if action not in legal and action.kind != "lay_off":
-        raise ValueError(f"bot {getattr(bot, 'name', bot)!r} chose {action}, not a legal action")
+        name = getattr(bot, "name", bot)
+        raise BotError(
+            f"bot {name!r} at seat {seat} chose {action}, not a legal action",
+            bot=str(name),
+            seat=seat,
+        )
     return action
 
 
@@ -28,7 +37,7 @@ def play_gin_hand(
     while not hand.is_over:
         seat = hand.current_player
         legal = hand.legal_actions()
-        hand.apply(_check(bots[seat], bots[seat].act(hand.observation(seat), legal), legal))
+        hand.apply(_check(bots[seat], seat, bots[seat].act(hand.observation(seat), legal), legal))
     return hand
 
 
@@ -44,5 +53,5 @@ def play_gin_match(
     while not match.is_over:
         seat = match.current_player
         legal = match.legal_actions()
-        match.apply(_check(bots[seat], bots[seat].act(match.observation(seat), legal), legal))
+        match.apply(_check(bots[seat], seat, bots[seat].act(match.observation(seat), legal), legal))
     return match
