@@ -163,7 +163,7 @@ def test_lay_offs_number_the_knockers_melds_from_one() -> None:
     assert typed.prompts[1:] == ["show? > "] * 3
     melds = [line for line in out if line.startswith("  ") and line[2:3].isdigit()]
     number = next(line for line in melds if "7C 8C 9C" in line).split(".")[0].strip()
-    assert "Not allowed: seat 0 cannot lay off TC onto meld 9: the knocker has 3 meld(s)" in text
+    assert "seat 0 cannot lay off TC onto meld 9: the knocker has 3 meld(s), numbered" in text
     assert "e.g. 7H>1, not 'TC>0'" in text
     out = play(match, Typed([f"show ; TC>{number}"]), bot)
     result = match.results[-1]

@@ -73,8 +73,8 @@ def _check_layoffs(
             )
         if not 0 <= index < len(targets):
             raise IllegalActionError(
-                f"seat {defender} cannot lay off {format_card(card)} onto meld {index}: the "
-                f"knocker has {len(targets)} meld(s)",
+                f"seat {defender} cannot lay off {format_card(card)} onto meld {index + 1}: "
+                f"the knocker has {len(targets)} meld(s), numbered from 1",
                 code="no_such_meld",
                 seat=defender,
                 card=card,

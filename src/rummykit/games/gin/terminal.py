@@ -7,7 +7,6 @@ hint, and each hand revealed. Every rule is the engine's.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from rummykit.cards import SUITS, Card, card_value_gin, format_card, parse_card, parse_cards
@@ -54,7 +53,6 @@ _WORDS = {
     "lay_off": "show",
 }
 
-_ENGINE_MELD = re.compile(r"\bonto meld (\d+)")
 
 
 def _sorted(cards: Sequence[Card], order: str) -> list[Card]:
@@ -222,8 +220,8 @@ class GinScreen:
         return GinAction.lay_off(melds, layoffs)
 
     def refusal(self, error: IllegalActionError) -> str:
-        """The engine's reason, the knocker's melds numbered from 1 as shown."""
-        return _ENGINE_MELD.sub(lambda m: f"onto meld {int(m.group(1)) + 1}", str(error))
+        """The engine's reason as it stands (it numbers the knocker's melds from 1 too)."""
+        return str(error)
 
     def hint(self, observation: GinObservation) -> str:
         """Whether to take the upcard, or the discard that leaves the least deadwood (in
