@@ -328,13 +328,9 @@ def tournament(
     ] = True,
 ) -> None:
     """Play bots against each other on paired deals and print the results table."""
-    from rummykit.sim.registry import (
-        UnknownBotError,
-        UnknownVariantError,
-        find_variant,
-        load_plugin,
-        parse_rule_option,
-    )
+    from rummykit.catalog import find_variant
+    from rummykit.errors import UnknownBotError, UnknownVariantError
+    from rummykit.sim.registry import load_plugin
     from rummykit.sim.tournament import TournamentError, run_tournament
 
     for target in load or ():
@@ -351,7 +347,7 @@ def tournament(
     options: dict[str, Any] = {}
     for text in option or ():
         try:
-            name, value = parse_rule_option(driver.rules_type, text)
+            name, value = driver.parse_option(text)
         except ValueError as error:
             raise typer.BadParameter(str(error), param_hint="--option") from None
         options[name] = value

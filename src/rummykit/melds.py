@@ -10,7 +10,7 @@ says what each card stands for (jokers resolved to a face) or raises
 >>> check_meld(parse_cards("QH KH AH"), GIN_MELDS)
 Traceback (most recent call last):
 ...
-rummykit.melds.InvalidMeldError: QH KH AH is not a meld: the ace is low only, no Q-K-A run
+rummykit.errors.InvalidMeldError: QH KH AH is not a meld: the ace is low only, no Q-K-A run
 >>> meld = check_meld(parse_cards("JK 7S 8S"), RAMI_MELDS)
 >>> [str(c) for c in meld.faces]
 ['6S', '7S', '8S']

@@ -44,6 +44,11 @@ class GinMatchResult:
     winner: int | None
     """Highest total; ``None`` for equal totals."""
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winner, or both seats on equal totals."""
+        return (0, 1) if self.winner is None else (self.winner,)
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
@@ -162,6 +167,11 @@ class GinMatch:
             if result.winner is not None:
                 totals[result.winner] += result.points
         return totals[0], totals[1]
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Cumulative hand points (before bonuses): :attr:`points`."""
+        return self.points
 
     def legal_actions(self) -> list[GinAction]:
         """Legal actions in the current hand (none when the match is over)."""

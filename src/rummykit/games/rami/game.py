@@ -159,6 +159,16 @@ class RamiGame:
         """Cumulative penalties per seat."""
         return tuple(self._totals)
 
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Cumulative penalties per seat: :attr:`totals`."""
+        return self.totals
+
+    @property
+    def hand_number(self) -> int:
+        """The round number."""
+        return self.round_number
+
     def legal_actions(self) -> list[RamiAction]:
         """Legal finite actions in the current round (none when the game is over)."""
         return [] if self.is_over else self.round.legal_actions()
