@@ -125,6 +125,27 @@ def test_rest_errors_are_clear(client: TestClient) -> None:
     assert client.get(f"/api/games/{table_id}/replay").json()["code"] == "not_finished"
 
 
+def test_unknown_api_routes_and_malformed_queries_answer_the_error_envelope(
+    client: TestClient,
+) -> None:
+    for method, path in [("GET", "/api/nope"), ("POST", "/api/tables/abc/nope")]:
+        response = client.request(method, path)
+        assert response.status_code == 404
+        assert response.json() == {
+            "type": "error",
+            "code": "not_found",
+            "message": f"no route {method} {path}",
+        }
+    for query, name in [("limit=0", "limit"), ("status=lost", "status")]:
+        response = client.get(f"/api/tables?{query}")
+        assert response.status_code == 422
+        error = response.json()
+        assert error["type"] == "error" and error["code"] == "bad_request", error
+        assert f"query {name}: " in error["message"]
+    # Outside the API (pages, static files) FastAPI's own answer stands.
+    assert client.get("/static/nope.js").json() == {"detail": "Not Found"}
+
+
 def test_web_table_is_served_from_package_files(client: TestClient) -> None:
     page = client.get("/t/abc")
     assert page.status_code == 200 and "/static/js/main.js" in page.text

@@ -188,7 +188,7 @@ def test_a_slow_registered_bot_thinks_in_a_worker_thread(
         hello(ws, data["invites"][0]["token"])
         view = start(ws)["view"]
         play_until(ws, "gin", view, lambda: len(calls) >= 4)
-    assert ("gin", "slowpoke") in manager._threaded_bots
+    assert ("gin", "slowpoke") in manager.bots.threaded
 
 
 PLUGIN = '''

@@ -31,10 +31,10 @@ from server_helpers import (
 from sqlalchemy import Connection, create_engine, func, select, text
 from sqlalchemy.exc import IntegrityError
 
+from rummykit.server.commit_queue import CommitQueue
 from rummykit.server.store import (
     WRITER_CHECKPOINT_PAGES,
     ActionRow,
-    CommitQueue,
     Store,
     TableRow,
     actions_table,

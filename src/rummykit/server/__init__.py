@@ -5,6 +5,6 @@ Needs the ``server`` extra (``pip install rummykit[server]``). Run it with
 """
 
 from rummykit.server.app import create_app
-from rummykit.server.tables import ServerConfig
+from rummykit.server.config import ServerConfig
 
 __all__ = ["ServerConfig", "create_app"]

@@ -18,8 +18,8 @@ import weakref
 from typing import Any, Final
 
 from rummykit.core import InvalidActionError
+from rummykit.server.live_table import LiveTable
 from rummykit.server.protocol import ServerError
-from rummykit.server.tables import LiveTable
 
 __all__ = ["MAX_HINTS", "check_action", "hint"]
 

@@ -4,11 +4,12 @@ A table is one row (variant, rules, seed, seats, status) and its accepted action
 ordered rows ``(table_id, seq)``. The game state is never stored: it is the replay of
 (rules, seed, actions), so a restarted server rebuilds every table exactly.
 
-Writes go through one :class:`CommitQueue` that groups whatever is waiting into one
-transaction (group commit): an action is acknowledged and broadcast only after the
-transaction holding it has committed, and many tables share each commit. The queue
-keeps one connection of its own, and appends actions with prepared driver-level
-``executemany`` statements (no ORM objects, no per-action SQL compilation).
+Writes go through one :class:`~rummykit.server.commit_queue.CommitQueue` that groups
+whatever is waiting into one transaction (group commit): an action is acknowledged and
+broadcast only after the transaction holding it has committed, and many tables share
+each commit. The queue keeps one connection of its own, and appends actions with
+prepared driver-level ``executemany`` statements (no ORM objects, no per-action SQL
+compilation).
 
 SQLite runs in WAL mode with ``synchronous=NORMAL`` by default: a commit is in the
 write-ahead log when it returns, so it survives the server process being killed at any
@@ -21,11 +22,9 @@ by a thread of their own, so the commits on the event loop seldom wait for one.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
-import queue
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -59,7 +58,6 @@ __all__ = [
     "SQLITE_SYNCHRONOUS",
     "ActionRow",
     "AppendAction",
-    "CommitQueue",
     "Store",
     "TableRow",
     "actions_table",
@@ -377,7 +375,7 @@ class Store:
         if changed:
             connection.exec_driver_sql(self._sql_status, changed)
 
-    # -- writes (each returns an operation for :class:`CommitQueue`) --------------------
+    # -- writes (each returns an operation for the commit queue) ----------------------
 
     @staticmethod
     def insert_table(table: TableRow) -> Operation:
@@ -514,131 +512,3 @@ class Store:
             query = query.where(tables_table.c.status == status)
         with self.engine.connect() as connection:
             return [_row_to_table(row) for row in connection.execute(query)]
-
-
-_Request = tuple[list[Operation | AppendAction], "asyncio.Future[None]", asyncio.AbstractEventLoop]
-
-
-class CommitQueue:
-    """Grouped commits: callers await the commit of their operations.
-
-    Whatever is submitted while a commit runs goes into the next one, so many tables
-    share each transaction. For PostgreSQL the transactions run in one writer thread
-    (the event loop never waits on the network). For SQLite with ``synchronous=NORMAL``,
-    a local file and no fsync per commit, they run on the event loop itself right after
-    the current batch of callbacks: a commit there takes well under a millisecond, and
-    a second thread would only contend for the GIL with the loop (each SQLite call
-    releases and re-takes it). ``synchronous=FULL`` fsyncs every commit, so that runs
-    in the writer thread too.
-    """
-
-    def __init__(self, store: Store, *, max_batch: int = 256, inline: bool | None = None) -> None:
-        self.store = store
-        self.max_batch = max_batch
-        if inline is None:
-            inline = store.is_sqlite and store.sqlite_synchronous == "NORMAL"
-        self.inline = inline
-        self._queue: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._pending: list[tuple[list[Operation | AppendAction], asyncio.Future[None]]] = []
-        self._scheduled = False
-        self.commits = 0
-
-    def start(self) -> None:
-        """Start the writer thread (not needed inline) and SQLite's checkpointer."""
-        self.store.start_checkpointer()
-        if self._thread is None and not self.inline:
-            self._thread = threading.Thread(target=self._run, name="rummykit-commit", daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        """Finish what is queued, then stop the writer thread and the checkpointer."""
-        if self._thread is not None:
-            self._queue.put(None)
-            self._thread.join(timeout=30)
-            self._thread = None
-        self.store.stop_checkpointer()
-
-    async def commit(self, *operations: Operation | AppendAction) -> None:
-        """Run ``operations`` in a transaction; return once it has committed.
-
-        Raises the database error if that transaction failed (nothing of it is kept).
-        """
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        if self.inline:
-            self._pending.append((list(operations), future))
-            if not self._scheduled:
-                self._scheduled = True
-                loop.call_soon(self._flush_inline)
-        else:
-            self._queue.put((list(operations), future, loop))
-        await future
-
-    def _flush_inline(self) -> None:
-        self._scheduled = False
-        batch, self._pending = self._pending, []
-        for outcome, (_, future) in zip(
-            self._commit_batch([ops for ops, _ in batch]), batch, strict=True
-        ):
-            if not future.done():
-                if outcome is None:
-                    future.set_result(None)
-                else:
-                    future.set_exception(outcome)
-
-    def _commit_batch(
-        self, requests: list[list[Operation | AppendAction]]
-    ) -> list[Exception | None]:
-        """Commit requests together; if that fails, each on its own (one bad request
-        must not sink the others). Returns each request's error or ``None``."""
-        try:
-            self.store.run_batch([op for ops in requests for op in ops])
-        except Exception:
-            outcomes: list[Exception | None] = []
-            for ops in requests:
-                try:
-                    self.store.run_batch(ops)
-                except Exception as error:
-                    outcomes.append(error)
-                else:
-                    self.commits += 1
-                    outcomes.append(None)
-            return outcomes
-        self.commits += 1
-        return [None] * len(requests)
-
-    @staticmethod
-    def _settle(
-        future: asyncio.Future[None], loop: asyncio.AbstractEventLoop, error: Exception | None
-    ) -> None:
-        def settle() -> None:
-            if future.done():
-                return
-            if error is None:
-                future.set_result(None)
-            else:
-                future.set_exception(error)
-
-        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-            loop.call_soon_threadsafe(settle)
-
-    def _run(self) -> None:
-        stopping = False
-        while not stopping:
-            item = self._queue.get()
-            if item is None:
-                break
-            batch = [item]
-            while len(batch) < self.max_batch:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stopping = True
-                    break
-                batch.append(more)
-            outcomes = self._commit_batch([ops for ops, _, _ in batch])
-            for outcome, (_, future, loop) in zip(outcomes, batch, strict=True):
-                self._settle(future, loop, outcome)

@@ -1,0 +1,55 @@
+"""A finished game's replay: its record, and the whole table after every action.
+
+The game is replayed from its stored row, so a replay shows exactly what the log
+holds; every hand is shown, since the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummykit.server.store import TableRow
+from rummykit.server.variants import get_adapter
+
+__all__ = ["replay_record", "replay_steps"]
+
+JSON = dict[str, Any]
+
+
+def replay_steps(row: TableRow) -> list[JSON]:
+    """Step 0 (the deal), then one step per action: who played what, its events, the state."""
+    adapter = get_adapter(row.variant)
+    game = adapter.new_game(row.rules, seats=len(row.seats), seed=row.seed)
+    steps: list[JSON] = [
+        {"seq": 0, "seat": None, "action": None, "events": [], "state": game.reveal()}
+    ]
+    for action in row.actions:
+        applied = game.apply(action.seat, action.action)
+        steps.append(
+            {
+                "seq": action.seq,
+                "seat": action.seat,
+                "by": action.actor,
+                "action": action.action,
+                "events": game.events_for(applied.events, None),
+                "state": game.reveal(),
+            }
+        )
+    return steps
+
+
+def replay_record(row: TableRow) -> JSON:
+    """What it takes to replay the game elsewhere: variant, rules, seed, seats, actions."""
+    return {
+        "variant": row.variant,
+        "preset": row.preset,
+        "rules": row.rules,
+        "seed": row.seed,
+        "seats": [
+            {"seat": i, "kind": s["kind"], "name": s["name"], "level": s.get("level")}
+            for i, s in enumerate(row.seats)
+        ],
+        "actions": [
+            {"seq": a.seq, "seat": a.seat, "action": a.action, "by": a.actor} for a in row.actions
+        ],
+    }
