@@ -388,6 +388,34 @@ def tournament(
 
 
 @app.command()
+def games(
+    load: Annotated[
+        list[str] | None,
+        typer.Option(help="Import a module or .py file that registers games or bots (repeatable)."),
+    ] = None,
+) -> None:
+    """List the games of the catalog: names, players, presets and bots."""
+    from rummykit.catalog import variants
+    from rummykit.sim.registry import load_plugin
+
+    for target in load or ():
+        try:
+            load_plugin(target)
+        except (ImportError, OSError, ValueError) as error:
+            raise typer.BadParameter(str(error), param_hint="--load") from None
+    for variant in variants():
+        seats = (
+            str(variant.min_players)
+            if variant.min_players == variant.max_players
+            else f"{variant.min_players}-{variant.max_players}"
+        )
+        typer.echo(f"{variant.name:<12} {variant.title} ({seats} players)")
+        if variant.preset_names:
+            typer.echo(f"{'':<12} presets: {', '.join(variant.preset_names)}")
+        typer.echo(f"{'':<12} bots: {', '.join(variant.bot_levels())}")
+
+
+@app.command()
 def version() -> None:
     """Print the rummykit version."""
     from rummykit import __version__

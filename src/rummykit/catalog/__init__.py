@@ -42,6 +42,7 @@ from rummykit.catalog.registry import (
     find_variant,
     get_variant,
     register_variant,
+    unregister_variant,
     variant_names,
     variants,
 )
@@ -76,6 +77,7 @@ __all__ = [
     "register_bot",
     "register_variant",
     "unregister_bot",
+    "unregister_variant",
     "variant_names",
     "variants",
 ]

@@ -149,6 +149,11 @@ def unregister_bot(variant: str, name: str) -> None:
     _BOTS.pop((get_variant(variant).name, name), None)
 
 
+def _forget_bots(variant: str) -> None:
+    for key in [key for key in _BOTS if key[0] == variant]:
+        del _BOTS[key]
+
+
 def bot_names(variant: str) -> list[str]:
     """Every bot name registered for ``variant`` (available or not), in order."""
     found = get_variant(variant)

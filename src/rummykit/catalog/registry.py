@@ -17,6 +17,7 @@ __all__ = [
     "find_variant",
     "get_variant",
     "register_variant",
+    "unregister_variant",
     "variant_names",
     "variants",
 ]
@@ -38,6 +39,15 @@ def register_variant(variant: Variant, *, replace: bool = False) -> Variant:
         )
     _VARIANTS[variant.name] = variant
     return variant
+
+
+def unregister_variant(name: str) -> None:
+    """Remove a registered game and its bots (tests, notebooks); unknown names are
+    ignored."""
+    from rummykit.catalog.bots import _forget_bots
+
+    if _VARIANTS.pop(name, None) is not None:
+        _forget_bots(name)
 
 
 def _find_owner(name: str) -> Variant | None:
