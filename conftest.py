@@ -15,6 +15,10 @@ _NEEDS = {
     "src/rummykit/rl/pettingzoo/*": ("numpy", "gymnasium", "pettingzoo"),
 }
 
+# The test-only game is loaded as a plugin by its test; importing it for doctests too
+# would register it twice.
+collect_ignore = ["tests/platform/tiny_game.py"]
+
 collect_ignore_glob = [
     path
     for path, modules in _NEEDS.items()

@@ -347,13 +347,9 @@ def tournament(
     ] = True,
 ) -> None:
     """Play bots against each other on paired deals and print the results table."""
-    from rummykit.sim.registry import (
-        UnknownBotError,
-        UnknownVariantError,
-        find_variant,
-        load_plugin,
-        parse_rule_option,
-    )
+    from rummykit.catalog import find_variant
+    from rummykit.errors import UnknownBotError, UnknownVariantError
+    from rummykit.sim.registry import load_plugin
     from rummykit.sim.tournament import TournamentError, run_tournament
 
     for target in load or ():
@@ -370,7 +366,7 @@ def tournament(
     options: dict[str, Any] = {}
     for text in option or ():
         try:
-            name, value = parse_rule_option(driver.rules_type, text)
+            name, value = driver.parse_option(text)
         except ValueError as error:
             raise typer.BadParameter(str(error), param_hint="--option") from None
         options[name] = value
@@ -408,6 +404,34 @@ def tournament(
     if csv_path is not None:
         result.write_csv(csv_path)
         typer.echo(f"wrote {csv_path}")
+
+
+@app.command()
+def games(
+    load: Annotated[
+        list[str] | None,
+        typer.Option(help="Import a module or .py file that registers games or bots (repeatable)."),
+    ] = None,
+) -> None:
+    """List the games of the catalog: names, players, presets and bots."""
+    from rummykit.catalog import variants
+    from rummykit.sim.registry import load_plugin
+
+    for target in load or ():
+        try:
+            load_plugin(target)
+        except (ImportError, OSError, ValueError) as error:
+            raise typer.BadParameter(str(error), param_hint="--load") from None
+    for variant in variants():
+        seats = (
+            str(variant.min_players)
+            if variant.min_players == variant.max_players
+            else f"{variant.min_players}-{variant.max_players}"
+        )
+        typer.echo(f"{variant.name:<12} {variant.title} ({seats} players)")
+        if variant.preset_names:
+            typer.echo(f"{'':<12} presets: {', '.join(variant.preset_names)}")
+        typer.echo(f"{'':<12} bots: {', '.join(variant.bot_levels())}")
 
 
 @app.command()

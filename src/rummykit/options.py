@@ -173,15 +173,38 @@ class Option:
 
     def from_json(self, value: Any) -> Any:
         """A value as a browser sends it (choices as strings), checked."""
+        if self.optional and value == "auto" and "auto" not in self.choices:
+            return None
         if isinstance(value, str) and self.kind != "text":
             return self.parse(value)
         return self.check(value)
 
+    def menu(self) -> tuple[str, ...]:
+        """Every value a lobby offers, as text: the choices, the numbers of a word-or-
+        number option (``auto``, ``1``-``3``), and ``auto`` for an optional number."""
+        words = [str(choice) for choice in self.choices]
+        if self.kind == "choice" and self.low is not None and self.high is not None:
+            words += [str(n) for n in range(self.low, self.high + 1)]
+        elif (
+            self.kind == "int" and self.optional and self.low is not None and self.high is not None
+        ):
+            words = ["auto", *(str(n) for n in range(self.low, self.high + 1))]
+        return tuple(words)
+
     def to_json(self) -> dict[str, Any]:
-        """The option for a lobby: name, kind, default, range or choices, help."""
-        data: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default}
-        if self.choices:
-            data["choices"] = [str(choice) for choice in self.choices]
+        """The option for a lobby: name, kind, default, range or choices, help.
+
+        An optional number with a small range is offered as a choice (``auto`` for
+        ``None``), as is a word-or-number option; their values arrive as text.
+        """
+        menu = self.menu()
+        kind = "choice" if menu else self.kind
+        default = self.default
+        if kind == "choice":
+            default = "auto" if default is None else str(default)
+        data: dict[str, Any] = {"name": self.name, "kind": kind, "default": default}
+        if menu:
+            data["choices"] = list(menu)
         if self.low is not None:
             data["min"] = self.low
         if self.high is not None:

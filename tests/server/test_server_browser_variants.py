@@ -205,7 +205,7 @@ def test_rami_opening_lay_off_and_a_refusal_in_words(base_url: str, browser: Any
     page.click("[data-testid=open]")
     page.wait_for_selector("[data-testid=combo-1]")
     heads = page.eval_on_selector_all(".combo .combo-head", "els => els.map(e => e.innerText)")
-    assert [head.split("·")[0].strip() for head in heads] == ["#0 Ann", "#1 Ann"]
+    assert [head.split("·")[0].strip() for head in heads] == ["#1 Ann", "#2 Ann"]
     assert page.get_attribute(".rami-table", "data-opened") == "true"
     # A card that fits nowhere, dropped on a combination: the server says why, in words.
     drag(page, hand_card(page, "4S"), "[data-testid=combo-0]")

@@ -15,7 +15,8 @@ from variant_helpers import ask, create_variant_table, next_turn, play, sync
 from rummykit.cards import parse_cards
 from rummykit.core import IllegalActionError
 from rummykit.games.carousel import CarouselRules, best_placement
-from rummykit.server.variants import CarouselTableGame, get_adapter
+from rummykit.games.carousel.views import CarouselTableGame
+from rummykit.server.variants import get_adapter
 
 MELD_SEED = 6
 """With 3 seats, seat 0 plays first holding 3S 4S 5S (a new meld)."""

@@ -14,7 +14,8 @@ from variant_helpers import ask, create_variant_table, next_turn, play, sync
 
 from rummykit.core import IllegalActionError, InvalidActionError
 from rummykit.games.rami import RamiRules, best_opening, parse_card_token
-from rummykit.server.variants import RamiTableGame, get_adapter
+from rummykit.games.rami.views import RamiTableGame
+from rummykit.server.variants import get_adapter
 
 OPENING_SEED = 75
 """With 4 seats, seat 0 plays first and can open with 9C 9D 9H + TC TD TH = 57."""

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from rummykit.core import IllegalActionError, InvalidActionError
 from rummykit.games.gin import GinRules
-from rummykit.server.variants import ADAPTERS, GinGame, get_adapter
+from rummykit.games.gin.views import GinTableGame
+from rummykit.server.variants import ADAPTERS, get_adapter
 
 
 def test_gin_adapter_lists_every_rule_option() -> None:
@@ -50,10 +51,10 @@ def test_out_of_turn_and_malformed_actions_are_refused_without_change() -> None:
     assert json.dumps(game.view(0), sort_keys=True) == before
 
 
-def play_random(seed: int, steps: int) -> tuple[GinGame, list[tuple[int, dict[str, Any]]]]:
+def play_random(seed: int, steps: int) -> tuple[GinTableGame, list[tuple[int, dict[str, Any]]]]:
     adapter = get_adapter("gin")
     game = adapter.new_game(adapter.make_rules("gin", {"target": 60}), seats=2, seed=seed)
-    assert isinstance(game, GinGame)
+    assert isinstance(game, GinTableGame)
     rng = random.Random(seed)
     log = []
     for _ in range(steps):
@@ -77,7 +78,7 @@ def test_replay_rebuilds_every_view(seed: int, steps: int) -> None:
         assert again.view(seat) == game.view(seat)
 
 
-def hidden_cards(game: GinGame) -> dict[int, set[str]]:
+def hidden_cards(game: GinTableGame) -> dict[int, set[str]]:
     """Per seat, the cards of its hand nobody else may know (not taken from the pile)."""
     hand = game.match.hand
     result = {}
@@ -131,7 +132,7 @@ def test_view_of_a_seat_does_not_depend_on_the_other_hand() -> None:
     adapter = get_adapter("gin")
     rules = adapter.make_rules("gin", {})
     first = adapter.new_game(rules, seats=2, seed=3)
-    assert isinstance(first, GinGame)
+    assert isinstance(first, GinTableGame)
     deck = parse_cards(first.match.hand.to_record()["deck"])
     # Swap two cards of the dealer's hand (positions 1 and 3) with two stock cards.
     swapped = list(deck)
@@ -142,7 +143,7 @@ def test_view_of_a_seat_does_not_depend_on_the_other_hand() -> None:
     for order in (deck, swapped):
         match = GinMatch(GinRules.from_dict(rules), seed=3)
         match.hand = new_hand(match.rules, dealer=dealer, deck=order)
-        games.append(GinGame(match))
+        games.append(GinTableGame(match))
     starter = 1 - dealer
     assert games[0].view(starter) == games[1].view(starter)
     assert games[0].view(None) == games[1].view(None)

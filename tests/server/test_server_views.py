@@ -9,10 +9,11 @@ from typing import Any
 
 from rummykit.cards import format_card
 from rummykit.games.gin import min_deadwood
-from rummykit.server.variants import GinGame, get_adapter
+from rummykit.games.gin.views import GinTableGame
+from rummykit.server.variants import get_adapter
 
 
-def fresh_parts(game: GinGame, seat: int) -> dict[str, Any]:
+def fresh_parts(game: GinTableGame, seat: int) -> dict[str, Any]:
     """The parts of ``seat``'s view that are kept or taken elsewhere, from scratch."""
     observation = game.match.observation(seat)
     best = min_deadwood(observation.hand, ace_high=game.match.rules.ace_high_runs)
@@ -31,7 +32,7 @@ def test_kept_view_parts_equal_fresh_ones_after_every_move() -> None:
     rules = adapter.make_rules("gin", {"target": 60})
     for seed in range(6):
         game = adapter.new_game(rules, seats=2, seed=seed)
-        assert isinstance(game, GinGame)
+        assert isinstance(game, GinTableGame)
         rng = random.Random(seed)
         bot = adapter.make_bot("heuristic", rules, seed=seed)
         moves = 0

@@ -34,7 +34,6 @@ from rummykit.sim.registry import (
     get_variant,
     load_plugin,
     make_bot,
-    parse_rule_option,
     register_bot,
     unregister_bot,
 )
@@ -407,15 +406,15 @@ def test_bad_input_is_rejected_with_a_reason() -> None:
 
 
 def test_rule_options_parse_by_type() -> None:
-    rules_type = get_variant("gin").rules_type
-    assert parse_rule_option(rules_type, "knock-limit=7") == ("knock_limit", 7)
-    assert parse_rule_option(rules_type, "undercut_on_tie=no") == ("undercut_on_tie", False)
-    assert parse_rule_option(rules_type, "redeal_after_draw=alternate") == (
+    gin = get_variant("gin")
+    assert gin.parse_option("knock-limit=7") == ("knock_limit", 7)
+    assert gin.parse_option("undercut_on_tie=no") == ("undercut_on_tie", False)
+    assert gin.parse_option("redeal_after_draw=alternate") == (
         "redeal_after_draw",
         "alternate",
     )
     with pytest.raises(ValueError, match="NAME=VALUE"):
-        parse_rule_option(rules_type, "colour=red")
+        gin.parse_option("colour=red")
 
 
 def test_make_bot_builds_registered_bots() -> None:

@@ -52,17 +52,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from rummykit.sim.registry import (
+from rummykit.catalog import (
     DEFAULT_MAX_DECISIONS,
     BotEntry,
-    VariantDriver,
+    Variant,
     find_variant,
     get_bot,
-    loaded_plugin_files,
     missing_modules,
-    reload_plugin_files,
 )
-from rummykit.sim.registry import default_lineup as _default_lineup
+from rummykit.catalog import default_lineup as _default_lineup
+from rummykit.sim.registry import loaded_plugin_files, reload_plugin_files
 from rummykit.sim.stats import clustered_wilson_interval, elo_ratings
 
 __all__ = [
@@ -135,7 +134,7 @@ class Job:
 class TournamentSpec:
     """Everything that determines a tournament's results (sent to the workers)."""
 
-    driver: VariantDriver
+    driver: Variant
     rules: Any
     players: int
     seed: int

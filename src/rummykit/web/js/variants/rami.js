@@ -1,5 +1,5 @@
-// The Rami 51 / Rami 40 panel: the table's combinations numbered with their owner (from
-// 0, as the engine and its messages number them, like the terminal game), the
+// The Rami 51 / Rami 40 panel: the table's combinations numbered for people from 1, with
+// their owner (the JSON protocol keeps the 0-based index that actions name), the
 // hand (select cards to build combinations), an opening builder whose total the server
 // checks live against the threshold, lay-offs and joker swaps by click or drag onto a
 // combination, discards by click or drag onto the pile, the hand sorted by suit or rank or
@@ -189,10 +189,10 @@ class RamiPanel {
         class: `combo ${combo.owner === this.mySeat ? "mine" : ""} ${plays.length ? "fits" : ""}`,
         "data-index": combo.index, "data-owner": combo.owner, "data-testid": `combo-${combo.index}`,
         role: "button", tabindex: 0,
-        "aria-label": `combination ${combo.index}: ${combo.name}, ${this.name(combo.owner)}`,
+        "aria-label": `combination ${combo.index + 1}: ${combo.name}, ${this.name(combo.owner)}`,
       },
         h("div", { class: "combo-head" },
-          h("b", {}, `#${combo.index}`), ` ${this.name(combo.owner)} · `, h("span", { class: "muted" }, `${combo.value}`)),
+          h("b", {}, `#${combo.index + 1}`), ` ${this.name(combo.owner)} · `, h("span", { class: "muted" }, `${combo.value}`)),
         h("div", { class: "combo-cards" }, combo.cards.map((c) => cardElement(c, { extraClass: "table-card" }))));
     });
     fill(this.tableEl, combos.length ? combos : h("p", { class: "muted empty-table" }, "No combination on the table yet."));
@@ -456,7 +456,7 @@ class RamiPanel {
       const swaps = plays.filter((p) => p.kind === "swap_joker");
       if (swaps.length === 1) action = swaps[0];
       else if (swaps.length > 1) {
-        action = await chooseDialog(`Give ${faceOf(card)} for the joker of combination #${index}. Where does the joker go?`,
+        action = await chooseDialog(`Give ${faceOf(card)} for the joker of combination #${index + 1}. Where does the joker go?`,
           swaps.map((s) => ({ value: s, label: this.jokerDestination(s) })));
         if (!action) return;
       }
@@ -469,7 +469,7 @@ class RamiPanel {
   jokerDestination(swap) {
     if (swap.joker_target != null) {
       const combo = this.view.table[swap.joker_target];
-      return `Onto #${swap.joker_target} (${combo ? combo.name : ""})`;
+      return `Onto #${swap.joker_target + 1} (${combo ? combo.name : ""})`;
     }
     if (swap.joker_cards) return `A new combination with ${splitCards(swap.joker_cards).map(faceOf).join(" ")}`;
     return "Keep it in my hand";
@@ -495,9 +495,9 @@ class RamiPanel {
     } else {
       if (advice.melds && advice.melds.length) lines.push(`Combinations to lay: ${advice.melds.map((c) => c.map(faceOf).join(" ")).join(" + ")}.`);
       const layoffs = (advice.moves || []).filter((m) => m.kind === "layoff");
-      if (layoffs.length) lines.push(`Lay off: ${layoffs.map((m) => `${faceOf(m.card)} on #${m.target}`).join(", ")}.`);
+      if (layoffs.length) lines.push(`Lay off: ${layoffs.map((m) => `${faceOf(m.card)} on #${m.target + 1}`).join(", ")}.`);
       const swaps = (advice.moves || []).filter((m) => m.kind === "swap_joker");
-      if (swaps.length) lines.push(`Joker swap: ${faceOf(swaps[0].card)} for the joker of #${swaps[0].target}.`);
+      if (swaps.length) lines.push(`Joker swap: ${faceOf(swaps[0].card)} for the joker of #${swaps[0].target + 1}.`);
     }
     if (advice.suggestion) lines.push(`Suggested move: ${advice.suggestion.text.replace(/_/g, " ")}.`);
     this.advice = lines.join(" ");

@@ -1,62 +1,50 @@
-"""The Rami 51 / Rami 40 adapter: a :class:`~rummykit.games.rami.game.RamiGame` per table.
+"""Rami at a table: each seat's view, the spectator's, the revealed state of a finished
+game, the check of an opening or a play before it is made, and the solvers' hint.
 
-rules/rami.md. 2-6 seats, the four presets of :data:`rummykit.games.rami.round.PRESETS`.
-Openings, melds, lay-offs and joker swaps are open-ended, so the view of the seat to
-act lists the finite actions (draws, ``end_play``, discards) and, once it has opened,
-every lay-off and joker swap the solver finds (``moves``); :meth:`RamiTableGame.check`
-reports what an opening adds up to against the threshold before it is played, and
+Openings, melds, lay-offs and joker swaps are open-ended, so the view of the seat to act
+lists the finite actions (draws, ``end_play``, discards) and, once it has opened, every
+lay-off and joker swap the solver finds (``moves``); :meth:`RamiTableGame.check` reports
+what an opening adds up to against the threshold before it is played, and
 :meth:`RamiTableGame.hint` the solver's best opening or plays.
 
 Cards are physical tokens (``7H``, ``7H@1`` for the second deck's, ``JK@2``) in hands
 and actions, so two copies of a card stay two cards; table combinations are written
-with their jokers' declarations (``JK=6S 7S 8S``).
+with their jokers' declarations (``JK=6S 7S 8S``). Combinations keep their 0-based
+``index`` in this JSON (actions name them by it); people see them numbered from 1.
 
->>> adapter = RamiAdapter()
->>> game = adapter.new_game(adapter.make_rules("rami40", {}), seats=3, seed=5)
->>> view = game.view(game.current_seat)
+>>> from rummykit.games.rami import PRESETS
+>>> table = RamiTableGame(RamiGame(PRESETS["rami40"], players=3, seed=5))
+>>> view = table.view(table.current_seat)
 >>> view["threshold"], len(view["hand"]), [a["kind"] for a in view["legal_actions"]]
 (40, 13, ['draw_stock', 'take_discard'])
->>> "hand" in game.view(None)
+>>> "hand" in table.view(None)
 False
 """
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import fields
 from typing import Any
 
-from rummykit.cards import MAX_COPIES, format_card
+from rummykit.cards import format_card
+from rummykit.errors import InvalidMeldError
 from rummykit.games.rami import (
-    PRESETS,
+    Combination,
     RamiAction,
     RamiGame,
     RamiObservation,
     RamiRoundResult,
-    RamiRules,
     best_melds,
     best_opening,
     card_token,
+    combination_from_cards,
     hand_value,
     legal_moves,
 )
 from rummykit.games.rami.heuristic_bot import RamiHeuristicBot
-from rummykit.games.rami.table import Combination, combination_from_cards
-from rummykit.melds import InvalidMeldError
-from rummykit.server.adapter import (
-    JSON,
-    RegisteredBots,
-    RuleOption,
-    TurnBasedTableGame,
-    checked,
-    merge_options,
-    rule_options_of,
-)
+from rummykit.table_game import JSON, TurnBasedTableGame, checked
 
-__all__ = ["RamiAdapter", "RamiTableGame"]
-
-_DEFAULTS = RamiRules().to_dict()
+__all__ = ["RamiTableGame"]
 
 
 def _tokens(cards: Iterable[int]) -> list[str]:
@@ -76,13 +64,8 @@ def _combination_json(index: int, combo: Combination) -> JSON:
     }
 
 
-def _preset_options(rules: RamiRules) -> JSON:
-    """What a preset changes from the reference rules (what the lobby shows)."""
-    return {name: value for name, value in rules.to_dict().items() if _DEFAULTS[name] != value}
-
-
 class RamiTableGame(TurnBasedTableGame):
-    """A game of Rami (rules/rami.md) behind the server's ``Game`` interface."""
+    """A game of Rami behind the :class:`~rummykit.table_game.TableGame` interface."""
 
     action_type = RamiAction
 
@@ -254,14 +237,6 @@ class RamiTableGame(TurnBasedTableGame):
         data.update(seat=None, legal_actions=[], moves=[])
         return data
 
-    def summary(self) -> JSON:
-        game = self.game
-        return {
-            "scores": list(game.totals),
-            "hand_number": game.round_number,
-            "result": None if game.result is None else game.result.to_json(),
-        }
-
     def reveal(self) -> JSON:
         game = self.game
         rnd = game.round
@@ -309,54 +284,3 @@ def _advice(observation: RamiObservation, legal: Sequence[RamiAction], mine: boo
         suggestion = RamiHeuristicBot(rules).act(observation, legal)
         advice["suggestion"] = {"action": suggestion.to_json(), "text": str(suggestion)}
     return advice
-
-
-def _rami_options() -> list[RuleOption]:
-    """Every option of :class:`RamiRules`; ``decks`` and ``jokers`` (a number or a word)
-    become choices."""
-    known = {option.name: option for option in rule_options_of(RamiRules)}
-    known["decks"] = RuleOption("decks", "choice", "auto", ("auto", "1", "2", "3"))
-    known["jokers"] = RuleOption(
-        "jokers", "choice", "4", ("per_deck", *(str(n) for n in range(MAX_COPIES)))
-    )
-    return [known[item.name] for item in fields(RamiRules) if item.name in known]
-
-
-class RamiAdapter(RegisteredBots):
-    """The Rami adapter: 2-6 seats, presets rami51, rami40, rami51-house, rami40-house."""
-
-    name = "rami"
-    title = "Rami 51 / Rami 40"
-    min_seats = 2
-    max_seats = 6
-    presets: Mapping[str, Mapping[str, Any]] = types.MappingProxyType(
-        {name: types.MappingProxyType(_preset_options(rules)) for name, rules in PRESETS.items()}
-    )
-
-    def rule_options(self) -> list[RuleOption]:
-        return _rami_options()
-
-    def make_rules(self, preset: str, options: Mapping[str, Any]) -> JSON:
-        merged = merge_options("rami", self.presets, preset, options, self.rule_options())
-        return RamiRules.from_dict(merged).to_dict()
-
-    def new_game(self, rules: Mapping[str, Any], *, seats: int, seed: int) -> RamiTableGame:
-        if not self.min_seats <= seats <= self.max_seats:
-            raise ValueError(f"rami is for 2-6 seats, not {seats}")
-        return RamiTableGame(RamiGame(RamiRules.from_dict(rules), players=seats, seed=seed))
-
-    def bot_rules(self, rules: Mapping[str, Any]) -> RamiRules:
-        return RamiRules.from_dict(rules)
-
-    def replay(
-        self,
-        rules: Mapping[str, Any],
-        *,
-        seats: int,
-        seed: int,
-        actions: Iterable[tuple[int, JSON]],
-    ) -> RamiTableGame:
-        game = self.new_game(rules, seats=seats, seed=seed)
-        for seat, action in actions:
-            game.apply(seat, action)
-        return game

@@ -1,26 +1,24 @@
-"""The Carousel adapter: a :class:`~rummykit.games.carousel.game.CarouselGame` per table.
+"""Carousel at a table: each seat's view, the spectator's, the revealed state of a
+finished game, the check of a layout before it is played, and the solver's hint.
 
-rules/carousel.md. 2-5 seats. A meld submits the complete new table layout (melds in
-card notation, jokers declared: ``JK=5S``); :meth:`CarouselTableGame.check` says whether
-a layout is legal and what it lays before it is played, and :meth:`CarouselTableGame.hint`
-returns the exact solver's best placement. Natural cards are written by face (the two
-copies of a face cannot be told apart in play), so a hand may show ``7H`` twice.
+A meld submits the complete new table layout (melds in card notation, jokers declared:
+``JK=5S``); :meth:`CarouselTableGame.check` says whether a layout is legal and what it
+lays before it is played, and :meth:`CarouselTableGame.hint` returns the exact solver's
+best placement. Natural cards are written by face (the two copies of a face cannot be
+told apart in play), so a hand may show ``7H`` twice.
 
->>> adapter = CarouselAdapter()
->>> game = adapter.new_game(adapter.make_rules("carousel", {}), seats=3, seed=2)
->>> seat = game.current_seat
->>> view = game.view(seat)
+>>> table = CarouselTableGame(CarouselGame(players=3, seed=2))
+>>> seat = table.current_seat
+>>> view = table.view(seat)
 >>> view["draws"], [a["kind"] for a in view["legal_actions"]]
 (1, ['draw'])
->>> game.check(seat, {"kind": "knock"})["error"]["rule"]
+>>> table.check(seat, {"kind": "knock"})["error"]["rule"]
 'turn_not_finished'
 """
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import fields
 from typing import Any
 
 from rummykit.cards import format_card, format_cards
@@ -28,23 +26,14 @@ from rummykit.games.carousel import (
     CarouselAction,
     CarouselGame,
     CarouselObservation,
-    CarouselRules,
     IllegalLayoutError,
     best_placement,
     carousel_hand_value,
     check_layout,
 )
-from rummykit.server.adapter import (
-    JSON,
-    RegisteredBots,
-    RuleOption,
-    TurnBasedTableGame,
-    checked,
-    merge_options,
-    rule_options_of,
-)
+from rummykit.table_game import JSON, TurnBasedTableGame, checked
 
-__all__ = ["CarouselAdapter", "CarouselTableGame"]
+__all__ = ["CarouselTableGame"]
 
 
 def _names(cards: Iterable[int]) -> list[str]:
@@ -52,7 +41,7 @@ def _names(cards: Iterable[int]) -> list[str]:
 
 
 class CarouselTableGame(TurnBasedTableGame):
-    """A Carousel game (rules/carousel.md) behind the server's ``Game`` interface."""
+    """A Carousel game behind the :class:`~rummykit.table_game.TableGame` interface."""
 
     action_type = CarouselAction
 
@@ -211,14 +200,6 @@ class CarouselTableGame(TurnBasedTableGame):
         data.update(seat=None, legal_actions=[], may_meld=False)
         return data
 
-    def summary(self) -> JSON:
-        game = self.game
-        return {
-            "scores": list(game.scores),
-            "hand_number": game.hand_number,
-            "result": None if game.result is None else game.result.to_json(),
-        }
-
     def reveal(self) -> JSON:
         game = self.game
         hand = game.hand
@@ -233,55 +214,3 @@ class CarouselTableGame(TurnBasedTableGame):
             "stock_size": len(hand.stock),
             "scores": list(game.scores),
         }
-
-
-def _carousel_options() -> list[RuleOption]:
-    """Every option of :class:`CarouselRules`; ``decks`` (a number or automatic) is a
-    choice."""
-    known = {option.name: option for option in rule_options_of(CarouselRules)}
-    known["decks"] = RuleOption("decks", "choice", "auto", ("auto", "1", "2", "3"))
-    return [known[item.name] for item in fields(CarouselRules) if item.name in known]
-
-
-class CarouselAdapter(RegisteredBots):
-    """The Carousel adapter: 2-5 seats, one preset."""
-
-    name = "carousel"
-    title = "Carousel"
-    min_seats = 2
-    max_seats = 5
-    presets: Mapping[str, Mapping[str, Any]] = types.MappingProxyType(
-        {"carousel": types.MappingProxyType({})}
-    )
-
-    def rule_options(self) -> list[RuleOption]:
-        return _carousel_options()
-
-    def make_rules(self, preset: str, options: Mapping[str, Any]) -> JSON:
-        merged = merge_options("carousel", self.presets, preset, options, self.rule_options())
-        if merged.get("decks") == "auto":
-            merged["decks"] = None  # the rules pick one deck for 2 players, two for 3-5
-        return CarouselRules.from_dict(merged).to_dict()
-
-    def new_game(self, rules: Mapping[str, Any], *, seats: int, seed: int) -> CarouselTableGame:
-        if not self.min_seats <= seats <= self.max_seats:
-            raise ValueError(f"carousel is for 2-5 seats, not {seats}")
-        return CarouselTableGame(
-            CarouselGame(CarouselRules.from_dict(rules), players=seats, seed=seed)
-        )
-
-    def bot_rules(self, rules: Mapping[str, Any]) -> CarouselRules:
-        return CarouselRules.from_dict(rules)
-
-    def replay(
-        self,
-        rules: Mapping[str, Any],
-        *,
-        seats: int,
-        seed: int,
-        actions: Iterable[tuple[int, JSON]],
-    ) -> CarouselTableGame:
-        game = self.new_game(rules, seats=seats, seed=seed)
-        for seat, action in actions:
-            game.apply(seat, action)
-        return game

@@ -1,0 +1,136 @@
+"""Rami 51 / Rami 40 in the catalog of games, with its bots.
+
+Importing this module registers the game (:func:`rummykit.catalog.register_variant`)
+and its bots; the catalog imports it on its first look-up. The presets (``rami51``,
+``rami40``, ``rami51-house``, ``rami40-house``) are names of the game too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rummykit.bots.base import Bot
+from rummykit.catalog import Variant, register_bot, register_variant
+from rummykit.games.rami import PRESETS, RamiAction, RamiGame, RamiRules
+from rummykit.table_game import TableGame
+
+__all__ = ["RAMI", "RamiVariant"]
+
+
+class RamiVariant(Variant):
+    """Rami 51 / Rami 40: rounds until the penalty limit (:class:`~rummykit.games.rami.RamiGame`).
+
+    Points are the final penalty totals: lower is better.
+    """
+
+    name = "rami"
+    title = "Rami 51 / Rami 40"
+    description = "Rami 51 / Rami 40, French rummy, rounds to the penalty limit"
+    min_players = 2
+    max_players = 6
+    default_players = 4
+    points_label = "penalty"
+    hand_word = "round"
+    open_action_kinds = frozenset({"open", "meld", "layoff", "swap_joker", "take_discard"})
+    modules = ("rummykit.games.rami.game", "rummykit.games.rami.heuristic_bot")
+
+    @property
+    def rules_type(self) -> type[Any]:
+        """:class:`~rummykit.games.rami.RamiRules`."""
+        return RamiRules
+
+    @property
+    def action_type(self) -> type[Any]:
+        """:class:`~rummykit.games.rami.RamiAction`."""
+        return RamiAction
+
+    def presets(self) -> Mapping[str, Any]:
+        """:data:`~rummykit.games.rami.PRESETS` (Rami 51's reference rules first)."""
+        return PRESETS
+
+    def new_game(
+        self, rules: Any, *, players: int, seed: int | None, first_dealer: int | None = None
+    ) -> RamiGame:
+        """A :class:`~rummykit.games.rami.RamiGame`."""
+        self.check_players(players)
+        return RamiGame(rules, players=players, seed=seed, first_dealer=first_dealer)
+
+    def game_from_record(self, record: Mapping[str, Any]) -> RamiGame:
+        """:meth:`RamiGame.from_record <rummykit.games.rami.RamiGame.from_record>`."""
+        game: RamiGame = RamiGame.from_record(record)
+        return game
+
+    def table_game(self, game: Any) -> TableGame:
+        """:class:`~rummykit.games.rami.views.RamiTableGame`."""
+        from rummykit.games.rami.views import RamiTableGame
+
+        return RamiTableGame(game)
+
+
+RAMI = register_variant(RamiVariant())
+
+
+def _random(*, seed: int, rules: Any, players: int) -> Bot[Any, Any]:
+    from rummykit.games.rami.heuristic_bot import RamiRandomBot
+
+    return RamiRandomBot(seed)
+
+
+def _heuristic(*, seed: int, rules: Any, players: int) -> Bot[Any, Any]:
+    from rummykit.games.rami.heuristic_bot import RamiHeuristicBot
+
+    return RamiHeuristicBot(rules)
+
+
+def _expert_level(level: str, seed: int, rules: Any, players: int) -> Bot[Any, Any]:
+    from rummykit.games.rami.expert_bot import RamiExpertBot
+
+    return RamiExpertBot(seed=seed, rules=rules, players=players, level=level)  # type: ignore[arg-type]
+
+
+def _easy(*, seed: int, rules: Any, players: int) -> Bot[Any, Any]:
+    return _expert_level("easy", seed, rules, players)
+
+
+def _medium(*, seed: int, rules: Any, players: int) -> Bot[Any, Any]:
+    return _expert_level("medium", seed, rules, players)
+
+
+def _hard(*, seed: int, rules: Any, players: int) -> Bot[Any, Any]:
+    return _expert_level("hard", seed, rules, players)
+
+
+def _expert(*, seed: int, rules: Any, players: int) -> Bot[Any, Any]:
+    return _expert_level("expert", seed, rules, players)
+
+
+_BOTS = ("rummykit.games.rami.heuristic_bot",)
+register_bot(
+    "rami",
+    "random",
+    _random,
+    description="random among legal moves and the solvers' plays",
+    requires=_BOTS,
+)
+register_bot(
+    "rami",
+    "heuristic",
+    _heuristic,
+    description="opens early, lays all it can, keeps jokers (RamiHeuristicBot)",
+    requires=_BOTS,
+)
+_LEVELS = {
+    "easy": (_easy, "the heuristic's moves with a random discard one time in four"),
+    "medium": (_medium, "opening look-ahead on the heuristic's three best discards"),
+    "hard": (_hard, "opening look-ahead on every discard and draw, danger-aware"),
+    "expert": (_expert, "hard, and holds an opening back for a rami sec when it pays"),
+}
+for _level, (_factory, _text) in _LEVELS.items():
+    register_bot(
+        "rami",
+        _level,
+        _factory,
+        description=f"{_text} (RamiExpertBot)",
+        requires=("rummykit.games.rami.expert_bot",),
+    )

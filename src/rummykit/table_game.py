@@ -1,0 +1,211 @@
+"""A game as a table hosts it: JSON actions in, JSON views out, for each seat.
+
+The server (and any other host) drives every game through :class:`TableGame`. Each
+game's package supplies its table game (``rummykit.games.gin.views`` and so on); the
+parts every turn-based game shares (whose turn it is, parsing and applying a seat's
+action, events as a seat may see them, a bot's move) are written once in
+:class:`TurnBasedTableGame`. Every view derives from the engine's ``observation(seat)``,
+the one place that hides information; a spectator (seat ``None``) sees what every seat
+may see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from rummykit.core import Event, IllegalActionError, InvalidActionError
+
+__all__ = [
+    "JSON",
+    "Applied",
+    "TableGame",
+    "TurnBasedTableGame",
+    "checked",
+    "error_json",
+]
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """An accepted action: its normalised JSON (what is persisted) and its events."""
+
+    action: JSON
+    events: list[Event] = field(default_factory=list)
+
+
+class TableGame(Protocol):
+    """A running game as a table hosts it: JSON actions in, JSON views out, per seat."""
+
+    @property
+    def seats(self) -> int:
+        """Number of seats."""
+        ...
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to act, or ``None`` once the game is over."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """True once the whole game (the match) is finished."""
+        ...
+
+    def legal_actions(self) -> list[JSON]:
+        """Legal actions of the seat to act, in JSON form (empty when over)."""
+        ...
+
+    def apply(self, seat: int, action: Mapping[str, Any]) -> Applied:
+        """Apply a JSON action for ``seat``.
+
+        Raises:
+            InvalidActionError: malformed action.
+            IllegalActionError: well formed but not allowed now (code ``not_your_turn``
+                when another seat is to act); the game is unchanged.
+        """
+        ...
+
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may see (``None``: a spectator, public information only)."""
+        ...
+
+    def events_for(self, events: Sequence[Event], seat: int | None) -> list[JSON]:
+        """The events as ``seat`` may see them, JSON-ready."""
+        ...
+
+    def check(self, seat: int, action: Mapping[str, Any]) -> JSON:
+        """Whether ``seat`` may play ``action`` now, without playing it.
+
+        Returns ``{"ok": bool, "error": {"code", "message", "rule"} | None}`` plus what
+        the variant can say about the action (an opening's total against the threshold,
+        the cards a layout lays). Never changes the game.
+
+        Raises:
+            InvalidActionError: malformed action.
+        """
+        ...
+
+    def hint(self, seat: int) -> Callable[[], JSON]:
+        """The solver's advice for ``seat``, as a function to run later.
+
+        The function works on a snapshot taken now (the seat's observation), so the
+        server may run it in another thread while the table plays on.
+        """
+        ...
+
+    def bot_action(self, seat: int, bot: Any) -> JSON:
+        """The action ``bot`` chooses for ``seat`` from that seat's observation."""
+        ...
+
+    def summary(self) -> JSON:
+        """Public scores and, when over, the final result."""
+        ...
+
+    def reveal(self) -> JSON:
+        """The full state, every hand shown (only for finished games' replays)."""
+        ...
+
+
+class _EngineAction(Protocol):
+    """What the engines' actions offer the server: a kind and a JSON form."""
+
+    @property
+    def kind(self) -> str: ...
+
+    def to_json(self) -> JSON: ...
+
+
+class TurnBasedTableGame:
+    """The part of :class:`Game` every multi-seat engine game shares: whose turn it is,
+    the legal actions as JSON, a seat's action parsed, checked for its turn and applied,
+    events as a seat sees them, and a bot's move for its seat.
+
+    Subclasses set :attr:`action_type` (the engine's action class, with ``from_json``)
+    and hold the engine's game in :attr:`game` (``players``, ``current_player``,
+    ``is_over``, ``legal_actions()``, ``apply(action)``, ``observation(seat)``); views and
+    hints stay with each variant.
+    """
+
+    action_type: Any
+    game: Any
+    over_word: ClassVar[str] = "game"
+    """What the whole game is called in refusals (``match`` for Gin: ``match_over``)."""
+
+    @property
+    def seats(self) -> int:
+        return int(self.game.players)
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.game.is_over else int(self.game.current_player)
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.game.is_over)
+
+    def legal_actions(self) -> list[JSON]:
+        return [action.to_json() for action in self.game.legal_actions()]
+
+    def _parse_for(self, seat: int, action: Mapping[str, Any]) -> Any:
+        """Parse ``action`` and make sure ``seat`` is the one to act."""
+        if self.game.is_over:
+            raise IllegalActionError(
+                f"the {self.over_word} is over; no more moves", code=f"{self.over_word}_over"
+            )
+        parsed: _EngineAction = self.action_type.from_json(action)
+        current = self.game.current_player
+        if seat != current:
+            raise IllegalActionError(
+                f"seat {seat} cannot {parsed.kind.replace('_', ' ')}: it is seat {current}'s turn",
+                code="not_your_turn",
+                seat=seat,
+            )
+        return parsed
+
+    def apply(self, seat: int, action: Mapping[str, Any]) -> Applied:
+        parsed = self._parse_for(seat, action)
+        events = self.game.apply(parsed)
+        # The action as parsed is persisted: replaying it resolves card copies the same way.
+        return Applied(parsed.to_json(), events)
+
+    def events_for(self, events: Sequence[Event], seat: int | None) -> list[JSON]:
+        return [event.seen_by(seat).to_json() for event in events]
+
+    def summary(self) -> JSON:
+        """Public scores, the hand number and, when over, the final result."""
+        game = self.game
+        return {
+            "scores": list(game.scores),
+            "hand_number": game.hand_number,
+            "result": None if game.result is None else game.result.to_json(),
+        }
+
+    def bot_action(self, seat: int, bot: Any) -> JSON:
+        if self.game.is_over or seat != self.game.current_player:
+            raise IllegalActionError(f"seat {seat} is not to act", code="not_your_turn")
+        chosen: _EngineAction = bot.act(self.game.observation(seat), self.game.legal_actions())
+        return chosen.to_json()
+
+
+def error_json(error: IllegalActionError | InvalidActionError) -> JSON:
+    """An engine refusal as a check reports it: a stable code and the engine's words."""
+    if isinstance(error, IllegalActionError):
+        return {"code": "illegal_action", "message": str(error), "rule": error.code}
+    return {"code": "invalid_action", "message": str(error), "rule": None}
+
+
+def checked(run: Callable[[], Any], **details: Any) -> JSON:
+    """Run an engine check; ``{"ok": True}`` or ``{"ok": False, "error": ...}``.
+
+    Only the engine's refusals are caught: a malformed action propagates as
+    :class:`InvalidActionError` only when the caller did not parse it first.
+    """
+    try:
+        run()
+    except (IllegalActionError, InvalidActionError) as error:
+        return {"ok": False, "error": error_json(error), **details}
+    return {"ok": True, "error": None, **details}
