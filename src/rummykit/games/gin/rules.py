@@ -50,7 +50,7 @@ class GinRules:
         2, low=0, high=30, help="the hand is drawn when the stock is down to this many cards"
     )
     first_turn_after_double_pass: Literal["stock_only", "any"] = option(
-        "stock_only", help="where the first draw may come from after both pass the upcard"
+        "any", help="where the first draw may come from after both pass the upcard"
     )
     big_gin_from_discard: bool = option(
         True, help="big gin may be made with the card taken from the discard pile"

@@ -15,6 +15,9 @@ the card just taken from the discard pile when it can no longer be laid, is left
 >>> from rummykit.games.rami.table import combination_from_cards
 >>> table = [combination_from_cards(parse_cards("JK 7S 8S"), 1)]
 >>> [str(move) for move in layoff_moves(parse_cards("6S 9S KD"), table)]
+['layoff 9S to 1']
+>>> shifting = [combination_from_cards(parse_cards("JK 7S 8S"), 1, shifts=True)]
+>>> [str(move) for move in layoff_moves(parse_cards("6S 9S KD"), shifting)]
 ['layoff 6S to 1', 'layoff 9S to 1']
 """
 
@@ -119,7 +122,7 @@ def swap_moves(
     hand: Iterable[int],
     table: Sequence[Combination],
     *,
-    shifts: bool = True,
+    shifts: bool = False,
     taken: int | None = None,
     all_destinations: bool = True,
 ) -> list[RamiAction]:
@@ -232,7 +235,9 @@ def _leaves_playable(
         swapped, joker = swap_joker(table[move.target], card, shifts=rules.end_joker_shifts)
         after[move.target] = swapped
         if move.joker_target is not None:
-            after[move.joker_target] = lay_off(after[move.joker_target], joker)
+            after[move.joker_target] = lay_off(
+                after[move.joker_target], joker, shifts=rules.end_joker_shifts
+            )
         elif move.joker_cards is not None:
             for other in move.joker_cards:
                 remaining.remove(other)
@@ -267,7 +272,7 @@ def layoff_chain(
     hand: Sequence[int],
     table: Sequence[Combination],
     *,
-    shifts: bool = True,
+    shifts: bool = False,
     keep_jokers: bool = True,
 ) -> list[RamiAction]:
     """A greedy sequence of lay-offs, each legal after the ones before it (a run grows

@@ -103,10 +103,10 @@ class RamiRules:
         help="going out in one turn: double the others, bonus:N for the winner, or off",
     )
     rami_sec_exempt_opening: bool = option(
-        True, help="an opening below the threshold is legal when it goes out that turn"
+        False, help="an opening below the threshold is legal when it goes out that turn"
     )
     end_joker_shifts: bool = option(
-        True, help="the real card an end joker stands for shifts it to the other end"
+        False, help="the real card an end joker stands for shifts it to the other end"
     )
     winner_bonus: int = option(
         0, low=-1000, high=1000, help="the score of the player who goes out (some use -10)"

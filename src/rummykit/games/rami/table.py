@@ -12,7 +12,11 @@ Run positions are 1-14: position 1 is a low ace, 14 a high ace (``Q K A``).
 >>> run = combination_from_cards(parse_cards("JK 7S 8S"), owner=0)
 >>> str(run), run.value
 ('JK=6S 7S 8S', 21)
->>> str(lay_off(run, parse_cards("6S")[0]))
+>>> swapped, joker = swap_joker(run, parse_cards("6S")[0])
+>>> str(swapped), str(joker)
+('6S 7S 8S', 'JK')
+>>> shifting = combination_from_cards(parse_cards("JK 7S 8S"), owner=0, shifts=True)
+>>> str(lay_off(shifting, parse_cards("6S")[0], shifts=True))
 '6S 7S 8S JK=9S'
 >>> combination_from_cards(parse_cards("QH KH AH"), owner=1).value
 31
@@ -162,7 +166,7 @@ is a difference of two entries."""
 
 
 def make_run(
-    owner: int, suit: int, low: int, cards: Sequence[Card], *, shifts: bool = True
+    owner: int, suit: int, low: int, cards: Sequence[Card], *, shifts: bool = False
 ) -> Combination:
     """A run of ``suit`` from position ``low``, ``cards`` in position order (a joker
     declared with its face). The caller guarantees the shape; values are derived."""
@@ -228,7 +232,7 @@ def make_set(owner: int, rank: int, cards: Sequence[Card]) -> Combination:
 
 
 def combination_from_cards(
-    cards: Sequence[int], owner: int = 0, *, shifts: bool = True
+    cards: Sequence[int], owner: int = 0, *, shifts: bool = False
 ) -> Combination:
     """Validate ``cards`` as one Rami combination (at most one joker) and lay it out.
 
@@ -324,7 +328,7 @@ def _plain_combination(physical: list[Card], owner: int, shifts: bool) -> Combin
 # -- lay-offs and swaps -------------------------------------------------------------------
 
 
-def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Combination:
+def lay_off(combination: Combination, card: int, *, shifts: bool = False) -> Combination:
     """``combination`` with ``card`` laid off onto it (rules/rami.md sections 3-4).
 
     A joker takes the lower free end of a run, or the missing suit of a three-card set.
@@ -408,7 +412,7 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
 
 
 def swap_joker(
-    combination: Combination, card: int, *, shifts: bool = True
+    combination: Combination, card: int, *, shifts: bool = False
 ) -> tuple[Combination, Card]:
     """Give the real ``card`` the joker stands for and take the joker (rules/rami.md 4).
 
