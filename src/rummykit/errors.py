@@ -10,6 +10,14 @@ working.
 ... except RummykitError as error:
 ...     (error.code, error.option)
 ('invalid_option', 'knock_limit')
+
+An illegal action names the rule it breaks by its stable id (the rules pages anchor
+every rule under its id, ``src/rummykit/rules/ids.json`` lists them), and its message
+cites it as people read it:
+
+>>> error = IllegalActionError("seat 0 cannot discard 7H: just taken", code="x", rule="gin-3.5")
+>>> error.rule, str(error)
+('gin-3.5', 'seat 0 cannot discard 7H: just taken (Gin rules §3.5)')
 """
 
 from __future__ import annotations
@@ -28,6 +36,8 @@ __all__ = [
     "RummykitError",
     "UnknownBotError",
     "UnknownVariantError",
+    "cite_rule",
+    "rule_citation",
 ]
 
 
@@ -53,6 +63,22 @@ def _rebuild(cls: type[RummykitError], message: str, state: dict[str, Any]) -> R
     ValueError.__init__(error, message)
     error.__dict__.update(state)
     return error
+
+
+def rule_citation(rule: str) -> str:
+    """How a message names the rule with stable id ``rule``.
+
+    >>> rule_citation("gin-3.2"), rule_citation("carousel-5.3")
+    ('Gin rules §3.2', 'Carousel rules §5.3')
+    """
+    game, _, number = rule.partition("-")
+    return f"{game.capitalize()} rules §{number}"
+
+
+def cite_rule(message: str, rule: str | None) -> str:
+    """``message`` followed by the citation of ``rule`` in parentheses (unchanged when
+    no rule applies): every refusal names its rule in these words."""
+    return message if rule is None else f"{message} ({rule_citation(rule)})"
 
 
 class InvalidCardError(RummykitError):
@@ -96,7 +122,10 @@ class IllegalActionError(RummykitError):
     """The action is well formed but the rules forbid it here and now.
 
     The state is left unchanged. ``code`` is stable (for programs), the message is for
-    people and names the seat, the card and the rule.
+    people and names the seat, the card and the rule. ``rule`` is the stable id of the
+    rule the action breaks (``gin-3.5``), or ``None`` when it breaks no rule of the game
+    (a card that is not in the hand); the message given is completed with the rule's
+    citation (:func:`cite_rule`), so raise sites never spell it out.
     """
 
     default_code = "illegal_action"
@@ -112,7 +141,7 @@ class IllegalActionError(RummykitError):
     ) -> None:
         from rummykit.cards import Card
 
-        super().__init__(message, code=code)
+        super().__init__(cite_rule(message, rule), code=code)
         self.seat = seat
         self.card = None if card is None else Card(card)
         self.rule = rule

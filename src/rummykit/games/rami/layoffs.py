@@ -1,6 +1,6 @@
 """Rami: every legal lay-off and joker swap of a hand against the table.
 
-rules/rami.md sections 3-4. Each table :class:`~rummykit.games.rami.table.Combination`
+The Rami rules, sections 3-4. Each table :class:`~rummykit.games.rami.table.Combination`
 already knows which faces extend it (``accepts``), which real card shifts its end joker
 (``shift_face``) and which frees its joker by a swap (``swap_face``), so listing the
 moves is a few bit tests per card and combination. Swaps come with every legal
@@ -254,7 +254,7 @@ def hand_left_playable(
     rules: RamiRules,
     taken: int | None,
 ) -> bool:
-    """The engine's whole-hand checks after a play (rules/rami.md sections 4 and 8): no
+    """The engine's whole-hand checks after a play (§rami-4.4, §rami-4.12): no
     empty hand under ``mandatory_final_discard``, and never only the card just taken
     from the discard pile left, unless it can still be laid off."""
     if not remaining:

@@ -1,4 +1,4 @@
-"""Rami's rule options (rules/rami.md section 8 and the values of sections 1-6), the
+"""Rami's rule options (the Rami rules, section 8 and the values of sections 1-6), the
 named presets, and the hand-value table the scoring reads.
 
 Every option is declared once on its :class:`RamiRules` field with its range or choices
@@ -57,7 +57,7 @@ def _rami_sec_complaint(value: Any) -> str | None:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RamiRules:
-    """Every option of rules/rami.md (section 8 and the values of sections 1-6).
+    """Every option of the Rami rules (section 8 and the values of sections 1-6).
 
     The defaults are the reference rules of Rami 51. Options are validated when the
     object is built; :data:`PRESETS` holds the named variants.

@@ -1,6 +1,6 @@
 """Rami combinations on the table: joker positions, values, lay-offs and swaps.
 
-rules/rami.md sections 2-4. A :class:`Combination` is immutable and holds physical
+The Rami rules, sections 2-4. A :class:`Combination` is immutable and holds physical
 cards (copy bits kept, a resolved joker carrying its declared face) in table order: a
 run from its lowest position up, a set in the order it was laid. Everything the engine,
 the solvers and the bots ask of a combination (what it is worth, which faces extend it,
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from rummykit.cards import FACES, JOKER_FACE, PHYSICAL_IDS, SUITS, Card, format_card, format_cards
-from rummykit.errors import InvalidMeldError
+from rummykit.errors import InvalidMeldError, cite_rule
 from rummykit.melds import RAMI_MELDS, check_meld
 
 __all__ = [
@@ -46,7 +46,6 @@ __all__ = [
     "swap_joker",
 ]
 
-_SPEC: Final = "rules/rami.md"
 JOKER_BIT: Final = 1 << JOKER_FACE
 """The bit of the joker face in a face bitmask (bit ``f`` = face ``f``)."""
 MAX_RUN: Final = 13
@@ -55,9 +54,16 @@ MAX_SET: Final = 4
 
 class CombinationError(InvalidMeldError):
     """A card cannot be laid off onto (or swapped into) a combination: the cards would
-    be no legal combination. ``code`` says why (``does_not_fit``, ``needs_swap``...)."""
+    be no legal combination. ``code`` says why (``does_not_fit``, ``needs_swap``...),
+    ``rule`` is the id of the rule it breaks, and ``reason`` the message without its
+    citation (the engine words its own refusal around it)."""
 
     default_code = "combination"
+
+    def __init__(self, reason: str, *, code: str, rule: str) -> None:
+        super().__init__(cite_rule(reason, rule), code=code)
+        self.reason = reason
+        self.rule = rule
 
 
 def face_bit(card: int) -> int:
@@ -108,7 +114,7 @@ class Combination:
     suit: int
     """A run's suit index (0-3, ``SUITS`` order); -1 for a set."""
     value: int
-    """Table value (rules/rami.md section 2): the opening count of this combination."""
+    """Table value (§rami-2.1): the opening count of this combination."""
     joker: int
     """Index of the joker in :attr:`cards`, or -1."""
     accepts: int
@@ -203,7 +209,7 @@ def make_run(
 
 def make_set(owner: int, rank: int, cards: Sequence[Card]) -> Combination:
     """A set of ``rank``; a joker beside three naturals is declared the missing suit,
-    beside two it stays open (rules/rami.md section 3)."""
+    beside two it stays open (§rami-3.6)."""
     suits_used = 0
     joker = -1
     for index, card in enumerate(cards):
@@ -329,7 +335,7 @@ def _plain_combination(physical: list[Card], owner: int, shifts: bool) -> Combin
 
 
 def lay_off(combination: Combination, card: int, *, shifts: bool = False) -> Combination:
-    """``combination`` with ``card`` laid off onto it (rules/rami.md sections 3-4).
+    """``combination`` with ``card`` laid off onto it (§rami-4.9).
 
     A joker takes the lower free end of a run, or the missing suit of a three-card set.
     The real card an end joker stands for shifts the joker to the other end when
@@ -346,14 +352,16 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = False) -> Com
         if combo.joker >= 0:
             raise CombinationError(
                 f"{format_card(card)} cannot be laid off onto {combo}: it already holds a "
-                f"joker, and a combination holds at most one ({_SPEC} section 3)",
+                "joker, and a combination holds at most one",
                 code="joker_limit",
+                rule="rami-3.4",
             )
         if not combo.accepts & JOKER_BIT:
             raise CombinationError(
                 f"{format_card(card)} cannot be laid off onto {combo}: the {combo.describe()} "
-                f"is full ({_SPEC} section 3)",
+                "is full",
                 code="combination_full",
+                rule="rami-4.9",
             )
         if combo.kind == "set":
             return make_set(combo.owner, combo.rank, [*combo.cards, card])
@@ -383,19 +391,19 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = False) -> Com
             combo.owner, suit, combo.rank - 1, [moved, *cards[:-1], card], shifts=shifts
         )
     if face == combo.swap_face:
-        where = "the set is full" if combo.kind == "set" else "it cannot shift"
+        where = " and the set is full" if combo.kind == "set" else ""
         raise CombinationError(
             f"{format_card(card)} cannot be laid off onto {combo}: the joker stands for "
-            f"{format_card(face)} there and {where}; only a joker swap takes its "
-            f"place ({_SPEC} sections 3-4)",
+            f"{format_card(face)} there{where}; only a joker swap takes its place",
             code="needs_swap",
+            rule="rami-3.7" if combo.kind == "run" else "rami-4.10",
         )
     full = len(combo.cards) >= (MAX_SET if combo.kind == "set" else MAX_RUN)
     if full:
         raise CombinationError(
-            f"{format_card(card)} cannot be laid off onto {combo}: the {combo.describe()} is "
-            f"full ({_SPEC} section 3)",
+            f"{format_card(card)} cannot be laid off onto {combo}: the {combo.describe()} is full",
             code="combination_full",
+            rule="rami-4.9",
         )
     if combo.kind == "set":
         reason = (
@@ -406,15 +414,16 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = False) -> Com
     else:
         reason = "it is not the next card of the run at either end"
     raise CombinationError(
-        f"{format_card(card)} cannot be laid off onto {combo}: {reason} ({_SPEC} section 3)",
+        f"{format_card(card)} cannot be laid off onto {combo}: {reason}",
         code="does_not_fit",
+        rule="rami-4.9",
     )
 
 
 def swap_joker(
     combination: Combination, card: int, *, shifts: bool = False
 ) -> tuple[Combination, Card]:
-    """Give the real ``card`` the joker stands for and take the joker (rules/rami.md 4).
+    """Give the real ``card`` the joker stands for and take the joker (§rami-4.10).
 
     Returns the combination with the real card in the joker's place, and the physical
     joker (declaration dropped). A set must hold three natural cards and the joker.
@@ -427,26 +436,29 @@ def swap_joker(
     face = FACES[card]
     combo = combination
     if combo.joker < 0:
-        raise CombinationError(f"no joker to swap in {combo} ({_SPEC} section 4)", code="no_joker")
+        raise CombinationError(f"no joker to swap in {combo}", code="no_joker", rule="rami-4.10")
     if combo.kind == "set" and combo.swap_face < 0:
         raise CombinationError(
             f"cannot swap the joker of {combo}: a set must already hold 3 natural cards and "
-            f"the joker, so that the real card makes a 4-card set ({_SPEC} section 4)",
+            "the joker, so that the real card makes a 4-card set",
             code="set_too_small",
+            rule="rami-4.10",
         )
     if face == combo.shift_face and face >= 0:
         raise CombinationError(
             f"cannot swap the joker of {combo} for {format_card(card)}: it is an end joker that "
-            f"shifts to the other end, so lay {format_card(card)} off instead ({_SPEC} section "
-            "3, end_joker_shifts)",
+            f"shifts to the other end (end_joker_shifts=true), so lay {format_card(card)} off "
+            "instead",
             code="joker_shifts",
+            rule="rami-3.7",
         )
     if face != combo.swap_face:
         wanted = combo.swap_face if combo.swap_face >= 0 else combo.shift_face
         raise CombinationError(
             f"cannot swap the joker of {combo} with {format_card(card)}: the joker stands for "
-            f"{format_card(wanted)}, and only that exact card takes its place ({_SPEC} section 4)",
+            f"{format_card(wanted)}, and only that exact card takes its place",
             code="wrong_card",
+            rule="rami-4.10",
         )
     cards = list(combo.cards)
     joker = cards[combo.joker].physical
