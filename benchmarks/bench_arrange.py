@@ -1,7 +1,7 @@
 """Carousel placement: rummykit's exact solver next to the ILP reference (HiGHS).
 
 Both solve the same seeded instances (tables of random legal melds, random hands, as in
-``tests/solvers/ilp_reference.py``), grouped by table size (10-20, 20-40, 40-60, 60-80
+``tests/games/carousel/ilp_reference.py``), grouped by table size (10-20, 20-40, 40-60, 60-80
 cards) and by the number of jokers in play (0, 1, 2). For each group the script prints
 the median, 90th percentile and maximum time of each, in milliseconds, and the ratio
 ILP / solver of the medians and of the maxima. With ``--baseline`` it also times the
@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "solvers"))
+sys.path.insert(0, str(ROOT / "tests" / "games" / "carousel"))
 
 from ilp_reference import Instance, ilp_optimum, random_instance  # noqa: E402
 
