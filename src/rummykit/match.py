@@ -47,7 +47,8 @@ class HandLike(Protocol):
 
     def apply(self, action: Any) -> list[Event]: ...
 
-    def check(self, action: Any) -> None: ...
+    def check(self, action: Any) -> object:
+        """Raise if illegal; what it returns (a game's check of a meld) is the game's."""
 
     def clone(self) -> Any: ...
 

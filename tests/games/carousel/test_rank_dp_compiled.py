@@ -17,7 +17,8 @@ from ilp_reference import ilp_optimum, random_instance
 
 from rummykit.cards import Card, card_value_gin
 from rummykit.games.carousel import arrange
-from rummykit.games.carousel.arrange import best_placement, check_layout
+from rummykit.games.carousel.arrange import best_placement
+from rummykit.games.carousel.layout import as_melds, check_layout
 from rummykit.melds import CAROUSEL_MELDS, MeldRules
 
 compiled = pytest.importorskip("rummykit.games.carousel._rank_dp")
@@ -29,7 +30,7 @@ def _problem(seed: int, *, ring: bool, rules: MeldRules = CAROUSEL_MELDS) -> arr
     inst = random_instance(
         seed, table_size=rng.randint(10, 45), jokers=rng.choice((0, 0, 1, 2)), decks=None
     )
-    melds = arrange._as_melds(inst.table)
+    melds = as_melds(inst.table)
     hand_cards = [Card(c) for c in inst.hand]
     naturals = Counter(c.face for c in hand_cards if not c.is_joker)
     hand_jokers = sum(1 for c in hand_cards if c.is_joker)

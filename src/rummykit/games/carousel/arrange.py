@@ -1,34 +1,11 @@
-"""Carousel table arrangement: check a new layout, and find the best placement.
+"""Carousel placement: the hand cards worth the most that can be laid, exactly.
 
 In Carousel (rules/carousel.md sections 2-3) a meld action submits the whole new table.
-:func:`check_layout` decides whether one submitted layout is legal and says why not;
 :func:`best_placement` finds, exactly, the hand cards worth the most (or the most cards)
-that can be laid, together with a complete legal layout that shows how.
+that can be laid, together with a complete legal layout that shows how: one that
+:func:`rummykit.games.carousel.layout.check_layout` (the engine's rule) accepts.
 
-Cards are compared as a player sees them (rules/carousel.md section 3):
-
-* **Natural cards by face.** The two copies of a face in a two-deck game cannot be told
-  apart, so a layout written in notation (every natural card is copy 0) is matched to
-  the table and the hand by counting faces. The hand cards reported as used are real
-  ids from ``hand`` (ids that also appear on the new table first, then hand order).
-* **Jokers by declaration.** The jokers are interchangeable too: the old table's jokers
-  are matched to the new table's so that as many as possible keep their declaration.
-  A joker whose declaration changes away from ``c`` is *freed*; the freeing rule asks
-  for at least as many real ``c`` on the new table as jokers freed from ``c``.
-* **Copy limit** (``joker_copy_limit``): on the new table no face appears, counting real
-  cards and declarations, more often than there are decks. It is checked on the whole
-  new table, so a real card cannot join a table where a joker already stands for its
-  last free copy unless that joker is freed (DESIGN decision, rules/carousel.md 2-3).
-
->>> from rummykit.cards import parse_cards as p
->>> table = [p("4S JK=5S 6S"), p("9H 9S 9C")]
->>> check = check_layout(table, [p("4S 5S 6S"), p("9H 9S 9C JK=9D")], p("5S 2D"))
->>> format_cards(check.cards), check.value, format_cards(check.freed)
-('5S', 5, '5S')
->>> check_layout(table, [p("4S 5S 6S"), p("9H 9S 9C")], p("5S 2D"))  # doctest: +ELLIPSIS
-Traceback (most recent call last):
-...
-rummykit...IllegalLayoutError: cannot remove a joker (JK=5S) from the table: ...
+>>> from rummykit.cards import format_cards, parse_cards as p
 >>> best = best_placement([p("5H 6H 7H 8H")], p("8C 8D KS"))
 >>> [format_cards(meld) for meld in best.layout], best.value
 (['5H 6H 7H', '8H 8C 8D'], 16)
@@ -68,12 +45,18 @@ import contextlib
 import functools
 import threading
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, Literal
 
-from rummykit.cards import JOKER_FACE, Card, card_value_gin, format_card, format_cards
-from rummykit.core import IllegalActionError
+from rummykit.cards import Card, card_value_gin
+from rummykit.errors import InvalidOptionError, RummykitError
+from rummykit.games.carousel.layout import (
+    IllegalLayoutError,
+    as_melds,
+    check_layout,
+    declared_face,
+)
 from rummykit.games.carousel.placement_greedy import greedy_layout
 from rummykit.games.carousel.placement_search import (
     PlacementProblem,
@@ -82,7 +65,8 @@ from rummykit.games.carousel.placement_search import (
     live_hand,
     solve_placement,
 )
-from rummykit.melds import CAROUSEL_MELDS, InvalidMeldError, Meld, MeldRules, check_meld
+from rummykit.games.carousel.rules import placement_value
+from rummykit.melds import CAROUSEL_MELDS, MeldRules
 
 _CompiledRankDp: type[RankDp] | None
 try:  # the compiled rank DP (optional; the same results, tens of times faster)
@@ -95,14 +79,7 @@ except ImportError:  # pragma: no cover - built by every install with a C compil
 if TYPE_CHECKING:
     from rummykit.games.carousel._rank_dp import RankDp
 
-__all__ = [
-    "IllegalLayoutError",
-    "LayoutCheck",
-    "Placement",
-    "best_placement",
-    "check_layout",
-    "placement_value",
-]
+__all__ = ["Placement", "best_placement"]
 
 _SPEC: Final = "rules/carousel.md"
 _QUICK_JOKER_TABLE: Final = 20
@@ -118,44 +95,6 @@ _RING_SHARE = 0.6
 hold at most this share of the table."""
 _NO_LIMIT: Final = 1 << 12
 """A copy cap that never binds (``joker_copy_limit=False``)."""
-
-
-class IllegalLayoutError(IllegalActionError):
-    """A submitted layout breaks a rule; the message names the meld, the card and the rule.
-
-    ``code`` is stable for programs: ``table_card_removed``, ``joker_removed``,
-    ``not_in_hand``, ``no_hand_card``, ``undeclared_joker``, ``joker_not_freed``,
-    ``copy_limit``, ``invalid_meld``. ``meld`` is the 1-based index of the offending
-    meld in the new layout when there is one.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        code: str,
-        card: int | None = None,
-        meld: int | None = None,
-        rule: str | None = None,
-    ) -> None:
-        super().__init__(message, code=code, card=card, rule=rule or f"{_SPEC} section 3")
-        self.meld = meld
-
-
-@dataclass(frozen=True, slots=True)
-class LayoutCheck:
-    """A legal meld action, as :func:`check_layout` read it."""
-
-    melds: tuple[Meld, ...]
-    """The new layout's melds, validated (jokers resolved to their declared faces)."""
-    cards: tuple[Card, ...]
-    """The hand cards the action lays (ids taken from ``hand``; jokers undeclared)."""
-    remaining: tuple[Card, ...]
-    """The hand after the action."""
-    value: int
-    """Carousel hand value of :attr:`cards` (joker 25, courts 10, pips, ace 1)."""
-    freed: tuple[Card, ...]
-    """The declarations that table jokers gave up (one per freed joker), sorted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,27 +116,7 @@ class Placement:
     """How many melds of the old table appear unchanged in :attr:`layout`."""
 
 
-def placement_value(card: int, joker_value: int = 25) -> int:
-    """Carousel hand value of one card: joker 25, J/Q/K 10, 2-10 pips, ace 1.
-
-    >>> [placement_value(c) for c in (0, 9, 12, 52)]
-    [1, 10, 10, 25]
-    """
-    return joker_value if card & 63 == JOKER_FACE else card_value_gin(card)
-
-
 # --------------------------------------------------------------------------- helpers
-
-
-def _as_melds(table: Iterable[Iterable[int]]) -> list[tuple[Card, ...]]:
-    return [tuple(Card(c) for c in meld) for meld in table]
-
-
-def _declared_face(card: Card, where: str) -> int:
-    declared = card.declared
-    if declared is None:
-        raise ValueError(f"a joker {where} must carry a declaration, e.g. JK=5S")
-    return int(declared)
 
 
 def _is_group(meld: Sequence[Card]) -> bool:
@@ -212,213 +131,17 @@ def _is_group(meld: Sequence[Card]) -> bool:
 
 def _check_rules(rules: MeldRules, decks: int) -> None:
     if not 1 <= decks <= 4:
-        raise ValueError(f"decks must be 1-4, got {decks}")
+        raise InvalidOptionError(f"decks must be 1-4, got {decks}", option="decks")
     if rules.min_size < 2 or not rules.min_size <= rules.max_set_size <= 4:
-        raise ValueError("the arrangement solver needs 2 <= min_size <= max_set_size <= 4")
+        raise InvalidOptionError(
+            "the arrangement solver needs 2 <= min_size <= max_set_size <= 4", option="rules"
+        )
     if rules.max_run_size < 13:
-        raise ValueError("the arrangement solver needs max_run_size >= 13")
+        raise InvalidOptionError("the arrangement solver needs max_run_size >= 13", option="rules")
     if rules.max_jokers is not None:
-        raise ValueError("the arrangement solver handles any number of jokers per meld only")
-
-
-# --------------------------------------------------------------------------- check_layout
-
-
-def check_layout(
-    old_table: Sequence[Sequence[int]],
-    new_table: Sequence[Sequence[int]],
-    hand: Sequence[int],
-    *,
-    rules: MeldRules = CAROUSEL_MELDS,
-    decks: int = 2,
-    joker_copy_limit: bool = True,
-) -> LayoutCheck:
-    """Check one Carousel meld action: ``new_table`` replaces ``old_table``.
-
-    Legal iff (rules/carousel.md section 3): every old table card is still on the
-    table; the cards added come from ``hand`` and there is at least one; every joker
-    stays on the table, is declared, and keeps its declaration unless freed (for each
-    card ``c``, jokers whose declaration changes away from ``c`` are no more than the
-    real ``c`` on the new table); with ``joker_copy_limit`` no face appears more often
-    than ``decks`` (real cards plus declarations); every meld is legal under ``rules``.
-    The checks run in that order and the first broken rule is reported.
-
-    Raises:
-        IllegalLayoutError: naming the meld, the card and the rule.
-        ValueError: malformed input (a joker on the old table without a declaration).
-    """
-    old = _as_melds(old_table)
-    new = _as_melds(new_table)
-    hand_cards = [Card(c) for c in hand]
-
-    old_real: Counter[int] = Counter()
-    old_decl: Counter[int] = Counter()
-    first_old: dict[int, int] = {}
-    for index, meld in enumerate(old, start=1):
-        for card in meld:
-            if card.is_joker:
-                old_decl[_declared_face(card, "on the old table")] += 1
-            else:
-                old_real[card.face] += 1
-                first_old.setdefault(card.face, index)
-    new_real: Counter[int] = Counter()
-    new_decl: Counter[int] = Counter()
-    new_jokers: list[tuple[int, Card]] = []
-    for index, meld in enumerate(new, start=1):
-        for card in meld:
-            if card.is_joker:
-                new_jokers.append((index, card))
-                if card.declared is not None:
-                    new_decl[int(card.declared)] += 1
-            else:
-                new_real[card.face] += 1
-    hand_real = Counter(c.face for c in hand_cards if not c.is_joker)
-    hand_jokers = [c for c in hand_cards if c.is_joker]
-    old_joker_count = sum(old_decl.values())
-
-    # (a) nothing leaves the table.
-    for face in sorted(old_real):
-        if new_real[face] < old_real[face]:
-            meld_index = first_old[face]
-            raise IllegalLayoutError(
-                f"cannot remove {format_card(face)} from the table (it was in meld "
-                f"{meld_index}: {format_cards(old[meld_index - 1])}); every table card "
-                f"stays on the table ({_SPEC} section 3a)",
-                code="table_card_removed",
-                card=face,
-            )
-    if len(new_jokers) < old_joker_count:
-        missing = old_decl - new_decl
-        shown = format_card(Card(JOKER_FACE).declare(min(missing or old_decl)))
-        raise IllegalLayoutError(
-            f"cannot remove a joker ({shown}) from the table: a joker never returns to a "
-            f"hand, and a freed joker must be placed again in the same turn ({_SPEC} "
-            "section 3)",
-            code="joker_removed",
-            card=JOKER_FACE,
+        raise InvalidOptionError(
+            "the arrangement solver handles any number of jokers per meld only", option="rules"
         )
-    # (b) what is added comes from the hand, and something is added.
-    added: list[Card] = []
-    new_ids = {int(c) for meld in new for c in meld}
-    for face in sorted(new_real):
-        extra = new_real[face] - old_real[face]
-        if extra <= 0:
-            continue
-        if extra > hand_real[face]:
-            held = hand_real[face]
-            raise IllegalLayoutError(
-                f"{format_card(face)} is not in your hand"
-                if not held
-                else f"{format_card(face)} is added {extra} times but your hand holds {held}",
-                code="not_in_hand",
-                card=face,
-            )
-        copies = [c for c in hand_cards if not c.is_joker and c.face == face]
-        copies.sort(key=lambda c: int(c) not in new_ids)
-        added.extend(copies[:extra])
-    extra_jokers = len(new_jokers) - old_joker_count
-    if extra_jokers > len(hand_jokers):
-        raise IllegalLayoutError(
-            f"the layout has {extra_jokers} joker(s) more than the table but your hand holds "
-            f"{len(hand_jokers)}",
-            code="not_in_hand",
-            card=JOKER_FACE,
-        )
-    added.extend(c.physical for c in hand_jokers[:extra_jokers])
-    if not added:
-        raise IllegalLayoutError(
-            f"no card from your hand is added: a meld action lays at least one hand card "
-            f"({_SPEC} section 3b)",
-            code="no_hand_card",
-        )
-    # (d) jokers: declared, kept unless freed.
-    for index, card in new_jokers:
-        if card.declared is None:
-            raise IllegalLayoutError(
-                f"meld {index} ({format_cards(new[index - 1])}): a joker on the table must be "
-                f"declared, e.g. JK=5S ({_SPEC} section 2)",
-                code="undeclared_joker",
-                card=card,
-                meld=index,
-            )
-    gained = sorted((new_decl - old_decl).elements())
-    freed: list[int] = []
-    for face in sorted(old_decl):
-        moved_away = old_decl[face] - new_decl[face]
-        if moved_away <= 0:
-            continue
-        freed.extend([face] * moved_away)
-        if moved_away > new_real[face]:
-            target = gained[0] if gained else face
-            where = next(
-                (i for i, c in new_jokers if c.declared is not None and int(c.declared) == target),
-                None,
-            )
-            name = format_card(face)
-            why = (
-                f"no real {name} on the table"
-                if not new_real[face]
-                else f"{moved_away} joker(s) declared {name} change but only "
-                f"{new_real[face]} real {name} is on the table"
-            )
-            raise IllegalLayoutError(
-                f"{format_card(Card(JOKER_FACE).declare(target))}"
-                + (f" (meld {where})" if where is not None else "")
-                + f": the joker declared {name} was not freed ({why}); a joker keeps its "
-                f"declaration until the real card takes its place ({_SPEC} section 3)",
-                code="joker_not_freed",
-                card=face,
-                meld=where,
-            )
-    # Copy limit (and plain physical sanity).
-    for face in sorted(set(new_real) | set(new_decl)):
-        total = new_real[face] + (new_decl[face] if joker_copy_limit else 0)
-        if total > decks:
-            where = next(
-                (
-                    i
-                    for i, c in new_jokers
-                    if c.declared is not None and int(c.declared) == face and joker_copy_limit
-                ),
-                None,
-            )
-            what = "real and declared " if joker_copy_limit and new_decl[face] else ""
-            raise IllegalLayoutError(
-                (f"meld {where}: " if where is not None else "")
-                + f"{format_card(face)} appears {total} times on the table ({what}copies) but "
-                f"there {'is' if decks == 1 else 'are'} only {decks} deck(s) "
-                f"({_SPEC} section 2, joker_copy_limit)",
-                code="copy_limit",
-                card=face,
-                meld=where,
-            )
-    # (c) every meld is legal.
-    checked: list[Meld] = []
-    for index, meld in enumerate(new, start=1):
-        try:
-            checked.append(check_meld(meld, rules))
-        except InvalidMeldError as error:
-            raise IllegalLayoutError(
-                f"meld {index}: {error} ({_SPEC} section 2)",
-                code="invalid_meld",
-                card=meld[0] if meld else None,
-                meld=index,
-                rule=f"{_SPEC} section 2",
-            ) from None
-    used = {int(c) for c in added}
-    remaining = []
-    for card in hand_cards:
-        if int(card.physical) in used:
-            used.discard(int(card.physical))
-        else:
-            remaining.append(card)
-    return LayoutCheck(
-        melds=tuple(checked),
-        cards=tuple(added),
-        remaining=tuple(remaining),
-        value=sum(placement_value(c) for c in added),
-        freed=tuple(Card(f) for f in sorted(freed)),
-    )
 
 
 # --------------------------------------------------------------------------- the solver
@@ -1296,7 +1019,7 @@ def _make_region(
         )
         for card in meld:
             if card.is_joker:
-                face = _declared_face(card, "on the table")
+                face = declared_face(card, "on the table")
                 if index in opened:
                     jokers[face] += 1
                     joker_items.setdefault(face, []).append((card, is_run))
@@ -1788,7 +1511,8 @@ def best_placement(
     it is returned at once: nothing can be better, and it keeps the other melds as
     they were. Otherwise the rank DP looks only for a better layout.
 
-    >>> from rummykit.cards import parse_cards as p
+    >>> from rummykit.cards import format_cards, parse_cards as p
+    >>> from rummykit.games.carousel.layout import check_layout
     >>> table, hand = [p("4S JK=5S 6S"), p("9H 9S 9C")], p("5S 2D")
     >>> best = best_placement(table, hand)
     >>> format_cards(best.cards), best.value, format_cards(best.freed), best.untouched
@@ -1799,20 +1523,23 @@ def best_placement(
     True
 
     Raises:
-        ValueError: unsupported ``rules`` (the solver needs any number of jokers per
-            meld, ``max_run_size >= 13``) or a table joker without a declaration.
+        InvalidOptionError: unsupported ``rules`` (the solver needs any number of jokers
+            per meld, ``max_run_size >= 13``), ``decks`` or ``objective``.
+        InvalidMeldError: a table joker without a declaration.
     """
     _check_rules(rules, decks)
     if objective not in ("value", "count"):
-        raise ValueError(f"objective must be 'value' or 'count', not {objective!r}")
-    melds = _as_melds(table)
+        raise InvalidOptionError(
+            f"objective must be 'value' or 'count', not {objective!r}", option="objective"
+        )
+    melds = as_melds(table)
     hand_cards = [Card(c) for c in hand]
     real = [0] * 52
     jokers = [0] * 52
     for meld in melds:
         for card in meld:
             if card.is_joker:
-                jokers[_declared_face(card, "on the table")] += 1
+                jokers[declared_face(card, "on the table")] += 1
             else:
                 real[card.face] += 1
     hand_naturals, hand_jokers = _split_hand(hand_cards)
@@ -2195,14 +1922,18 @@ def _rank_dp_placement(
     then None means that nothing beats it."""
     _check_rules(rules, decks)
     if objective not in ("value", "count"):
-        raise ValueError(f"objective must be 'value' or 'count', not {objective!r}")
-    melds = _as_melds(table)
+        raise InvalidOptionError(
+            f"objective must be 'value' or 'count', not {objective!r}", option="objective"
+        )
+    melds = as_melds(table)
     hand_cards = [Card(c) for c in hand]
     hand_naturals, hand_jokers = _split_hand(hand_cards)
     hand_real = Counter({f: len(cs) for f, cs in hand_naturals.items()})
     table_items = sum(len(m) for m in melds)
     if sum(1 for m in melds for c in m if c.is_joker) + len(hand_jokers) > 8:
-        raise ValueError("the arrangement solver handles at most 8 jokers")
+        raise RummykitError(
+            "the arrangement solver handles at most 8 jokers", code="too_many_jokers"
+        )
 
     # Lexicographic objective packed into one integer, above the layout tie-break.
     stable = 2 * table_items + 1
