@@ -57,7 +57,8 @@ def test_a_game_checks_then_applies_once(layout_checks: list[int]) -> None:
     game = CarouselGame(players=3, seed=1, first_dealer=2)
     game.hand = deal(HANDS3, dealer=2)
     action = meld("7H 8H 9H")
-    game.check(action)
+    laid = game.check(action)
+    assert laid is not None and format_cards(laid.cards) == "7H 8H 9H"
     game.apply(action)
     assert len(layout_checks) == 1
 

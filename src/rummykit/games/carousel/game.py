@@ -20,6 +20,7 @@ from rummykit.games.carousel.hand import (
     CarouselObservation,
     new_hand,
 )
+from rummykit.games.carousel.layout import LayoutCheck
 from rummykit.games.carousel.rules import CarouselRules
 from rummykit.match import Match
 
@@ -141,6 +142,13 @@ class CarouselGame(Match[CarouselHand, CarouselGameResult]):
             stored=stored,
         )
         return game
+
+    def check(self, action: CarouselAction) -> LayoutCheck | None:
+        """Raise :class:`~rummykit.core.IllegalActionError` if ``action`` is illegal now;
+        for a meld return its layout check, which :meth:`apply` then reuses (see
+        :class:`~rummykit.games.carousel.hand.CarouselHand`)."""
+        self._refuse_when_over(action)
+        return self.hand.check(action)
 
     @property
     def scores(self) -> tuple[int, ...]:
