@@ -132,6 +132,7 @@ class CarouselGame(Match[CarouselHand, CarouselGameResult]):
     def _from_record_start(
         cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
     ) -> CarouselGame:
+        # The public constructor takes no stored decks: deal through Match's own.
         game = cls.__new__(cls)
         Match.__init__(
             game,

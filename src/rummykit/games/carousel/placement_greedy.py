@@ -2,7 +2,7 @@
 
 :func:`rummykit.games.carousel.placement_quick.quick_placement` tries this first. When it lays every
 hand card that can join some meld (the upper bound from
-:func:`rummykit.games.carousel.placement_search.live_hand`) and every hand joker, nothing
+:func:`rummykit.games.carousel.placement_problem.live_hand`) and every hand joker, nothing
 better exists and the answer is exact; the layout then differs from the table only
 where cards were added, which is what a player wants to see. Otherwise the exact
 search runs. The moves, tried for each card from the most valuable down, are:

@@ -2,7 +2,7 @@
 
 Used first by :func:`rummykit.games.carousel.arrange.best_placement` on large tables
 when the rank DP is not compiled (or when a person will follow the layout). It drops
-the hand cards that fit in no meld (:func:`~rummykit.games.carousel.placement_search.live_hand`),
+the hand cards that fit in no meld (:func:`~rummykit.games.carousel.placement_problem.live_hand`),
 lays the others by small changes to the table
 (:mod:`rummykit.games.carousel.placement_greedy`) and searches the melds around whatever
 is left (:func:`~rummykit.games.carousel.placement_search.solve_placement`, within a
@@ -29,11 +29,10 @@ from rummykit.games.carousel.placement import (
     untouched,
 )
 from rummykit.games.carousel.placement_greedy import greedy_layout
+from rummykit.games.carousel.placement_problem import PlacementProblem, live_hand
 from rummykit.games.carousel.placement_search import (
-    PlacementProblem,
     SearchBudgetError,
     SearchResult,
-    live_hand,
     solve_placement,
 )
 from rummykit.games.carousel.rank_dp_problem import NO_LIMIT

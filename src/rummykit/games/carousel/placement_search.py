@@ -1,15 +1,12 @@
 """Exact search for a Carousel placement over part of a table, lowest card first.
 
-:func:`rummykit.games.carousel.placement_quick.quick_placement` uses it to finish a quick
-layout: the cards the quick moves could not lay are searched for among the melds around them, the
-cards already laid being forced (a layout that lays every live card lays them too).
-It needs fewer jokers in play than a meld has cards (every Carousel game: one joker per
-deck), so that no meld is made of jokers alone.
+:func:`rummykit.games.carousel.placement_quick.quick_placement` uses it to finish a
+quick layout: the cards the quick moves could not lay are searched for among the melds
+around them, the cards already laid being forced (a layout that lays every live card
+lays them too). It needs fewer jokers in play than a meld has cards (every Carousel
+game: one joker per deck), so that no meld is made of jokers alone. The problem and
+its live hand cards are in :mod:`rummykit.games.carousel.placement_problem`.
 
-* **Dead hand cards** (:func:`live_hand`). A hand card is dropped when no meld that
-  contains it can be made from the cards in play and the jokers that could become
-  wild; the test is repeated until nothing more drops, since a dropped card may have
-  been another's only partner. No optimum changes (a property test checks it).
 * **Search** (:func:`solve_placement`). Faces are visited in rank-major order (ace,
   as rank 1, to king; spades, clubs, diamonds, hearts within a rank). At each face the
   search may extend the open runs of its suit, start melds whose lowest real card is
@@ -41,14 +38,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-__all__ = [
-    "PlacementProblem",
-    "SearchBudgetError",
-    "SearchResult",
-    "live_hand",
-    "meld_universe",
-    "solve_placement",
-]
+from rummykit.games.carousel.placement_problem import PlacementProblem, meld_universe
+
+__all__ = ["SearchBudgetError", "SearchResult", "solve_placement"]
 
 _NEG: Final = -(1 << 62)
 _BITS: Final = 3
@@ -56,35 +48,6 @@ _FIELD: Final = (1 << _BITS) - 1
 _ORDER: Final = tuple(sorted(range(52), key=lambda f: ((f % 13), f // 13)))
 """Faces in rank-major order; ``_POSITION[face]`` is the inverse."""
 _POSITION: Final = tuple(_ORDER.index(f) for f in range(52))
-
-
-@cache
-def meld_universe(
-    ace_low: bool, ace_high: bool, min_size: int, max_set: int
-) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per face, every meld (a tuple of faces) that contains it, under the rules.
-
-    Groups have ``min_size`` to ``max_set`` cards of one rank in distinct suits; runs
-    have ``min_size`` to 13 cards of one suit in a row, the ace low or high, never both.
-    """
-    melds: list[tuple[int, ...]] = []
-    for rank in range(13):
-        for mask in range(16):
-            if min_size <= bin(mask).count("1") <= max_set:
-                melds.append(tuple(s * 13 + rank for s in range(4) if mask >> s & 1))
-    low = 1 if ace_low else 2
-    high = 14 if ace_high else 13
-    for suit in range(4):
-        for start in range(low, high + 1):
-            for end in range(start + min_size - 1, min(high, start + 12) + 1):
-                if start == 1 and end == 14:
-                    continue
-                melds.append(tuple(suit * 13 + (r - 1) % 13 for r in range(start, end + 1)))
-    by_face: list[list[tuple[int, ...]]] = [[] for _ in range(52)]
-    for meld in melds:
-        for face in meld:
-            by_face[face].append(meld)
-    return tuple(tuple(m) for m in by_face)
 
 
 _Anchor = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int]
@@ -139,30 +102,6 @@ def _meld_positions(
 
 
 @dataclass(slots=True)
-class PlacementProblem:
-    """Per-face counts of one placement problem (faces 0-51)."""
-
-    real: list[int]
-    """Real table cards."""
-    jokers: list[int]
-    """Table jokers declared as the face."""
-    hand: list[int]
-    """Hand cards of the face."""
-    cap: list[int]
-    """Most items of the face on the new table (real cards and declarations)."""
-    weight: list[int]
-    """Score of laying one hand card of the face."""
-    hand_jokers: int
-    joker_weight: int
-    ace_low: bool
-    ace_high: bool
-    min_size: int
-    max_set: int
-    old_melds: frozenset[tuple[int, ...]] = frozenset()
-    """The table's melds as sorted faces: tried first, so that they tend to stay."""
-
-
-@dataclass(slots=True)
 class SearchResult:
     """An optimal layout of one problem, at the level of faces."""
 
@@ -176,38 +115,6 @@ class SearchResult:
     hand_used: list[int]
     """Per face, hand cards laid."""
     hand_jokers_used: int
-
-
-def live_hand(problem: PlacementProblem) -> tuple[list[int], int]:
-    """The hand cards (per face) that can join some meld, dead ones dropped until none
-    is left, and how many jokers could become wild."""
-    p = problem
-    hand = [min(p.hand[f], max(0, p.cap[f] - p.real[f])) for f in range(52)]
-    universe = meld_universe(p.ace_low, p.ace_high, p.min_size, p.max_set)
-    while True:
-        wild = p.hand_jokers + sum(
-            p.jokers[f] for f in range(52) if p.jokers[f] and p.real[f] + hand[f]
-        )
-        have = [p.real[f] + p.jokers[f] + hand[f] for f in range(52)]
-        dropped = False
-        for face in range(52):
-            if not hand[face]:
-                continue
-            for meld in universe[face]:
-                missing = 0
-                for g in meld:
-                    if not have[g]:
-                        missing += 1
-                        if missing > wild:
-                            break
-                else:
-                    break  # this meld can be made
-            else:
-                hand[face] = 0
-                have[face] = p.real[face] + p.jokers[face]
-                dropped = True
-        if not dropped:
-            return hand, wild
 
 
 class _GoalReachedError(Exception):
@@ -395,18 +302,13 @@ _Visit = Callable[[int, int, int, int, int, int, int, int, int, int, int], int]
 
 def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, int] | None:
     """Branch and bound over the positions: (score, steps, jokers placed, jokers freed)
-    of the best layout above ``floor``, or None."""
-    n = space.n
-    hj = space.hand_jokers
-    jw = space.joker_weight
-    goal = space.goal
-    potential = space.potential
-    joker_bound = space.joker_bound
-    frozen = space.frozen
-    weight = space.weight
-    free_ahead = space.free_ahead
-    items_at = space.items_at
-    cap = space.cap
+    of the best layout above ``floor``, or None. At each position a state may start a
+    meld there (:func:`_meld_starts`) or close the position."""
+    n, wild_max, hj, jw = space.n, space.wild_max, space.hand_jokers, space.joker_weight
+    real, jokers, opt, items_at = space.real, space.jokers, space.opt, space.items_at
+    limit, cap, weight = space.limit, space.cap, space.weight
+    potential, frozen, free_ahead = space.potential, space.frozen, space.free_ahead
+    goal, joker_bound = space.goal, space.joker_bound
     width = _BITS * space.size
     suit_mask = (1 << width) - 1
     memo: dict[tuple[int, ...], int] = {}
@@ -414,7 +316,6 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
     best: list[tuple[int, _Steps, int, int]] = []
     threshold = floor
     start_melds = _meld_starts(space, path)
-    close_face = _face_closes(space, path)
 
     def visit(
         k: int,
@@ -469,12 +370,68 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
             result = start_melds(
                 visit, k, j, u, placed, pending, freed, full, one, score, pipe, fresh
             )
+        # Close the face: x of its jokers freed, ``reals`` slots hold its own items; the
+        # suit's open runs move one face on, and the next face may extend its suit's.
         if used <= cap[k]:
-            found = close_face(
-                visit, k, u, placed, pending, freed, full, one, score, pipe, fresh, used
-            )
-            if found > result:
-                result = found
+            r, jk, o = real[k], jokers[k], opt[k]
+            excess = used - items_at[k] if used > items_at[k] else 0
+            others = pending - excess  # wild slots promised at later faces
+            suit_shift = width * (k & 3)
+            fields = (pipe >> suit_shift) & suit_mask
+            moved = (fields & _FIELD) + ((fields >> _BITS) & _FIELD)
+            moved |= (fields >> (2 * _BITS)) << _BITS
+            moved = (moved & ((1 << (width - _BITS)) - 1)) | (fresh << (width - _BITS))
+            base_pipe = (pipe & ~(suit_mask << suit_shift)) | (moved << suit_shift)
+            nxt = k + 1
+            if nxt < n:
+                next_shift = width * (nxt & 3)
+                waiting = (base_pipe >> next_shift) & _FIELD
+                at_next = (u >> (_BITS * nxt)) & _FIELD
+                most_ext = max(0, min(waiting, limit[nxt] - at_next))
+            else:
+                waiting = most_ext = at_next = next_shift = 0
+            for x in range(jk, -1, -1):
+                kept = r + jk - x
+                most = min(used, kept + o)
+                fewest = max(kept, used - (wild_max - placed - others), x and jk)
+                for reals in range(most, fewest - 1, -1):
+                    wild = used - reals
+                    nfull, none = full, one
+                    if wild_max:
+                        room = cap[k] - used
+                        if room == 0:
+                            nfull |= 1 << k
+                        elif room == 1:
+                            none |= 1 << k
+                    path.append((1, k, x, reals))
+                    for ext in range(most_ext, -1, -1):
+                        grown = 0
+                        if ext:
+                            before = at_next - items_at[nxt] if at_next > items_at[nxt] else 0
+                            after = at_next + ext - items_at[nxt]
+                            grown = (after if after > 0 else 0) - before
+                            if placed + wild + others + grown > wild_max:
+                                continue
+                        new_pipe = base_pipe & ~(_FIELD << next_shift) | (ext << next_shift)
+                        path.append((2, nxt, ext, 0))
+                        found = visit(
+                            nxt,
+                            0,
+                            u + (ext << (_BITS * nxt)),
+                            placed + wild,
+                            others + grown,
+                            freed + x,
+                            nfull,
+                            none,
+                            score + (reals - kept) * weight[k],
+                            new_pipe if nxt < n else 0,
+                            0,
+                        )
+                        path.pop()
+                        if found > result:
+                            result = found
+                    path.pop()
+
         future = result - score
         if known is None or future < known:
             memo[key] = future
@@ -569,100 +526,6 @@ def _meld_starts(space: _Space, path: _Steps) -> Callable[..., int]:
         return result
 
     return start_melds
-
-
-def _face_closes(space: _Space, path: _Steps) -> Callable[..., int]:
-    """The search's second kind of move: close the position. ``x`` of its jokers are
-    freed and ``reals`` of its slots hold its own items (the rest are wild); the suit's
-    open runs move one face on, and the next face may extend its suit's runs."""
-    real = space.real
-    jokers = space.jokers
-    opt = space.opt
-    items_at = space.items_at
-    limit = space.limit
-    cap = space.cap
-    weight = space.weight
-    wild_max = space.wild_max
-    n = space.n
-    width = _BITS * space.size
-    suit_mask = (1 << width) - 1
-
-    def close_face(
-        visit: _Visit,
-        k: int,
-        u: int,
-        placed: int,
-        pending: int,
-        freed: int,
-        full: int,
-        one: int,
-        score: int,
-        pipe: int,
-        fresh: int,
-        used: int,
-    ) -> int:
-        result = _NEG
-        r, jk, o = real[k], jokers[k], opt[k]
-        excess = used - items_at[k] if used > items_at[k] else 0
-        others = pending - excess  # wild slots promised at later faces
-        suit_shift = width * (k & 3)
-        fields = (pipe >> suit_shift) & suit_mask
-        moved = (fields & _FIELD) + ((fields >> _BITS) & _FIELD)
-        moved |= (fields >> (2 * _BITS)) << _BITS
-        moved = (moved & ((1 << (width - _BITS)) - 1)) | (fresh << (width - _BITS))
-        base_pipe = (pipe & ~(suit_mask << suit_shift)) | (moved << suit_shift)
-        nxt = k + 1
-        if nxt < n:
-            next_shift = width * (nxt & 3)
-            waiting = (base_pipe >> next_shift) & _FIELD
-            at_next = (u >> (_BITS * nxt)) & _FIELD
-            most_ext = max(0, min(waiting, limit[nxt] - at_next))
-        else:
-            waiting = most_ext = at_next = next_shift = 0
-        for x in range(jk, -1, -1):
-            kept = r + jk - x
-            most = min(used, kept + o)
-            fewest = max(kept, used - (wild_max - placed - others), x and jk)
-            for reals in range(most, fewest - 1, -1):
-                wild = used - reals
-                nfull, none = full, one
-                if wild_max:
-                    room = cap[k] - used
-                    if room == 0:
-                        nfull |= 1 << k
-                    elif room == 1:
-                        none |= 1 << k
-                path.append((1, k, x, reals))
-                for ext in range(most_ext, -1, -1):
-                    grown = 0
-                    if ext:
-                        before = at_next - items_at[nxt] if at_next > items_at[nxt] else 0
-                        after = at_next + ext - items_at[nxt]
-                        grown = (after if after > 0 else 0) - before
-                        if placed + wild + others + grown > wild_max:
-                            continue
-                    new_pipe = base_pipe & ~(_FIELD << next_shift) | (ext << next_shift)
-                    path.append((2, nxt, ext, 0))
-                    found = visit(
-                        nxt,
-                        0,
-                        u + (ext << (_BITS * nxt)),
-                        placed + wild,
-                        others + grown,
-                        freed + x,
-                        nfull,
-                        none,
-                        score + (reals - kept) * weight[k],
-                        new_pipe if nxt < n else 0,
-                        0,
-                    )
-                    path.pop()
-                    if found > result:
-                        result = found
-                path.pop()
-        return result
-
-    return close_face
 
 
 def _replay(
