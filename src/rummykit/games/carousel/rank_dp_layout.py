@@ -12,7 +12,7 @@ cards with.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from rummykit.cards import Card
 from rummykit.games.carousel.placement import JOKER_TOKEN, homes, token, token_face
@@ -120,7 +120,22 @@ def _token_melds(
         assert len(group_tokens) == g
         group_items.extend((suit, t) for t in group_tokens)
         high_stash[suit].extend(high_tokens)
-        open_runs[suit] = _extend_runs(open_runs[suit], rank, run_tokens, size, close)
+        runs = open_runs[suit]
+        if rank == 1:
+            runs.extend((1, [t]) for t in run_tokens)
+        else:
+            # Short runs first, then long runs (those that can take a high ace last);
+            # the long runs not extended end here.
+            shorts = [r for r in runs if len(r[1]) < size]
+            longs = [r for r in runs if len(r[1]) >= size]
+            longs.sort(key=lambda r: r[0] == 1)  # keep runs that can take a high ace
+            extend = shorts + longs[: u - len(shorts)]
+            for r in longs[u - len(shorts) :]:
+                close(r[1])
+            feed = iter(run_tokens)
+            for r in extend:
+                r[1].append(next(feed))
+            open_runs[suit] = extend + [(rank, [t]) for t in feed]
         if suit == 3:
             _make_groups(group_items, new_melds, size, max_set)
             group_items = []
@@ -135,32 +150,6 @@ def _token_melds(
         for r in runs:
             close(r[1])
     return new_melds, pool
-
-
-def _extend_runs(
-    runs: list[tuple[int, list[int]]],
-    rank: int,
-    run_tokens: list[int],
-    size: int,
-    close: Callable[[list[int]], None],
-) -> list[tuple[int, list[int]]]:
-    """One suit's open runs (start rank, tokens) after ``run_tokens`` join at ``rank``:
-    short runs first, then long runs (those that can take a high ace last); the long
-    runs not extended are closed."""
-    if rank == 1:
-        runs.extend((1, [t]) for t in run_tokens)
-        return runs
-    u = len(run_tokens)
-    shorts = [r for r in runs if len(r[1]) < size]
-    longs = [r for r in runs if len(r[1]) >= size]
-    longs.sort(key=lambda r: r[0] == 1)  # keep runs that can take a high ace
-    extend = shorts + longs[: u - len(shorts)]
-    for r in longs[u - len(shorts) :]:
-        close(r[1])
-    feed = iter(run_tokens)
-    for r in extend:
-        r[1].append(next(feed))
-    return extend + [(rank, [t]) for t in feed]
 
 
 def _physical_layout(
