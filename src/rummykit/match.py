@@ -47,7 +47,8 @@ class HandLike(Protocol):
 
     def apply(self, action: Any) -> list[Event]: ...
 
-    def check(self, action: Any) -> None: ...
+    def check(self, action: Any) -> object:
+        """Raise if illegal; what it returns (a game's check of a meld) is the game's."""
 
     def clone(self) -> Any: ...
 
@@ -177,10 +178,11 @@ class Match(ABC, Generic[HandT, ResultT]):
         """The current hand's finite legal actions (none once the game is over)."""
         return [] if self.is_over else self.hand.legal_actions()
 
-    def check(self, action: Any) -> None:
-        """Raise :class:`IllegalActionError` if ``action`` is illegal now."""
+    def check(self, action: Any) -> object:
+        """Raise :class:`IllegalActionError` if ``action`` is illegal now; else return
+        what the hand's check returns (``None``, or what a game's check found)."""
         self._refuse_when_over(action)
-        self.hand.check(action)
+        return self.hand.check(action)
 
     def _refuse_when_over(self, action: Any) -> None:
         if self.is_over:
