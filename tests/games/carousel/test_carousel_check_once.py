@@ -91,3 +91,21 @@ def test_check_changes_nothing_and_refusals_are_not_kept(layout_checks: list[int
     with pytest.raises(IllegalActionError):
         hand.check(END)  # one draw made, no meld: the turn goes on
     assert len(layout_checks) == 2
+
+
+def test_a_table_checks_then_plays_a_meld_with_one_layout_check(
+    layout_checks: list[int],
+) -> None:
+    """The browser asks the table to check a move, then plays it: one check in all."""
+    from rummykit.games.carousel.views import CarouselTableGame
+
+    game = CarouselGame(players=3, seed=1, first_dealer=2)
+    game.hand = deal(HANDS3, dealer=2)
+    table = CarouselTableGame(game)
+    table.apply(0, DRAW.to_json())
+    action = meld("7H 8H 9H").to_json()
+    answer = table.check(0, action)
+    assert answer["ok"] and answer["cards"] == ["7H", "8H", "9H"] and answer["value"] == 24
+    table.apply(0, action)
+    assert len(layout_checks) == 1
+    assert format_cards(game.hand.table[0]) == "7H 8H 9H"
