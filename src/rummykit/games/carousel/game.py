@@ -128,22 +128,6 @@ class CarouselGame(Match[CarouselHand, CarouselGameResult]):
     def _stored_deck(self, hand: CarouselHand) -> list[int]:
         return [int(card) for card in hand.deck]
 
-    @classmethod
-    def _from_record_start(
-        cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
-    ) -> CarouselGame:
-        # The public constructor takes no stored decks: deal through Match's own.
-        game = cls.__new__(cls)
-        Match.__init__(
-            game,
-            CarouselRules.from_dict(record.get("rules", {})),
-            players=int(record["players"]),
-            seed=seed,
-            first_dealer=int(record.get("first_dealer", 0)),
-            stored=stored,
-        )
-        return game
-
     def check(self, action: CarouselAction) -> LayoutCheck | None:
         """Raise :class:`~rummykit.core.IllegalActionError` if ``action`` is illegal now;
         for a meld return its layout check, which :meth:`apply` then reuses (see
