@@ -47,12 +47,22 @@ def _anchors() -> list[tuple[str, str]]:
 
 
 def _engine_codes() -> dict[str, set[str]]:
-    """Per game, every refusal code written ``code="..."`` in its engine's sources."""
+    """Per game, every refusal code written ``code="..."`` in its engine's sources, and
+    the one the generic whole-game layer raises for it once the game is over
+    (``match_over`` for Gin, ``game_over`` for the others)."""
+    from rummykit.catalog import get_variant
+
     found: dict[str, set[str]] = {}
     for game in GAMES:
         codes: set[str] = set()
         for source in (GAMES_SRC / game).rglob("*.py"):
             codes.update(re.findall(r'code="([a-z_]+)"', source.read_text(encoding="utf-8")))
+        whole_game = type(
+            get_variant(game).new_game(
+                get_variant(game).default_rules(), players=get_variant(game).min_players, seed=1
+            )
+        )
+        codes.add(f"{whole_game._game_word}_over")
         found[game] = codes
     return found
 

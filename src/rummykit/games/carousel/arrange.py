@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from typing import Final, Literal
 
 from rummykit.cards import Card
-from rummykit.errors import InvalidOptionError, RummykitError
+from rummykit.errors import InvalidOptionError
 from rummykit.games.carousel.layout import as_melds, declared_face
 from rummykit.games.carousel.placement import Placement, objective_weights, split_hand
 from rummykit.games.carousel.placement_quick import quick_placement
@@ -180,8 +180,8 @@ def rank_dp_placement(
     hand_real = Counter({f: len(cs) for f, cs in hand_naturals.items()})
     table_items = sum(len(m) for m in melds)
     if sum(1 for m in melds for c in m if c.is_joker) + len(hand_jokers) > 8:
-        raise RummykitError(
-            "the arrangement solver handles at most 8 jokers", code="too_many_jokers"
+        raise InvalidOptionError(
+            "the arrangement solver handles at most 8 jokers", option="jokers"
         )
 
     # Lexicographic objective packed into one integer, above the layout tie-break.
