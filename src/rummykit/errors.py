@@ -110,11 +110,11 @@ class IllegalActionError(RummykitError):
         card: int | None = None,
         rule: str | None = None,
     ) -> None:
-        from rummykit.cards import Card
-
         super().__init__(message, code=code)
         self.seat = seat
-        self.card = None if card is None else Card(card)
+        # The card's id (``rummykit.cards.format_card`` names it): the error tree sits
+        # below the card module, which raises its errors.
+        self.card = None if card is None else int(card)
         self.rule = rule
 
 

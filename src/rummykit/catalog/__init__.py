@@ -9,11 +9,12 @@ line, the table server, the tournament runner, the terminal games and the resear
 wrappers read the catalog; none of them names a game.
 
 The games rummykit ships (Gin, Carousel, Rami) register themselves from their packages
-(:data:`BUILTIN_GAMES`) on the first look-up. Another game is a :class:`Variant`
-subclass registered with :func:`register_variant`; bots are registered per game with
-:func:`register_bot` (a factory called as ``factory(seed=..., rules=..., players=...)``;
-given as ``"module:attribute"`` it is imported on first use, so registering costs
-nothing and cannot create import cycles).
+(:data:`BUILTIN_GAMES`) on the first look-up, and so do installed packages that name a
+module under the entry-point group ``rummykit.games``. Another game is a
+:class:`Variant` subclass registered with :func:`register_variant`; bots are
+registered per game with :func:`register_bot` (a factory called as
+``factory(seed=..., rules=..., players=...)``; given as ``"module:attribute"`` it is
+imported on first use, so registering costs nothing and cannot create import cycles).
 
 >>> gin = get_variant("gin")
 >>> gin.title, gin.min_players, gin.max_players
@@ -39,6 +40,7 @@ from rummykit.catalog.bots import (
 )
 from rummykit.catalog.registry import (
     BUILTIN_GAMES,
+    ENTRY_POINT_GROUP,
     find_variant,
     get_variant,
     register_variant,
@@ -60,6 +62,7 @@ __all__ = [
     "BUILTIN_GAMES",
     "DEFAULT_BOT_LEVEL",
     "DEFAULT_MAX_DECISIONS",
+    "ENTRY_POINT_GROUP",
     "STRENGTH_ORDER",
     "BotEntry",
     "BotFactory",
