@@ -27,60 +27,13 @@ imported on first use, so registering costs nothing and cannot create import cyc
 ('rami40', 'rami')
 """
 
-from rummykit.catalog.bots import (
-    BotEntry,
-    BotFactory,
-    available_bots,
-    bot_names,
-    default_lineup,
-    get_bot,
-    make_bot,
-    register_bot,
-    unregister_bot,
-)
-from rummykit.catalog.registry import (
-    BUILTIN_GAMES,
-    ENTRY_POINT_GROUP,
-    find_variant,
-    get_variant,
-    register_variant,
-    unregister_variant,
-    variant_names,
-    variants,
-)
-from rummykit.catalog.variant import (
-    DEFAULT_BOT_LEVEL,
-    DEFAULT_MAX_DECISIONS,
-    STRENGTH_ORDER,
-    GameLike,
-    GameOutcome,
-    Variant,
-    missing_modules,
-)
+from rummykit.catalog import bots, registry, variant
+from rummykit.catalog.bots import *  # noqa: F403
+from rummykit.catalog.registry import *  # noqa: F403
+from rummykit.catalog.variant import *  # noqa: F403
 
-__all__ = [
-    "BUILTIN_GAMES",
-    "DEFAULT_BOT_LEVEL",
-    "DEFAULT_MAX_DECISIONS",
-    "ENTRY_POINT_GROUP",
-    "STRENGTH_ORDER",
-    "BotEntry",
-    "BotFactory",
-    "GameLike",
-    "GameOutcome",
-    "Variant",
-    "available_bots",
-    "bot_names",
-    "default_lineup",
-    "find_variant",
-    "get_bot",
-    "get_variant",
-    "make_bot",
-    "missing_modules",
-    "register_bot",
-    "register_variant",
-    "unregister_bot",
-    "unregister_variant",
-    "variant_names",
-    "variants",
-]
+# The package's public names: every public name of these modules.
+__all__: list[str] = []
+__all__ += bots.__all__
+__all__ += registry.__all__
+__all__ += variant.__all__

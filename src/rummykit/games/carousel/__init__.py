@@ -6,43 +6,19 @@ the hand engine (:mod:`.hand`), the whole game (:mod:`.game`) and the exact plac
 solver (:mod:`.arrange`); bots and the terminal game are in the modules beside them.
 """
 
-from rummykit.games.carousel.actions import CarouselAction
-from rummykit.games.carousel.arrange import Placement, best_placement
-from rummykit.games.carousel.game import (
-    CarouselGame,
-    CarouselGameResult,
-    carousel_final_totals,
-)
-from rummykit.games.carousel.hand import (
-    CarouselHand,
-    CarouselHandResult,
-    CarouselObservation,
-    new_hand,
-)
-from rummykit.games.carousel.layout import IllegalLayoutError, LayoutCheck, check_layout
-from rummykit.games.carousel.rules import (
-    CarouselRules,
-    carousel_hand_value,
-    placement_value,
-    score_carousel_hand,
-)
+from rummykit.games.carousel import actions, arrange, game, hand, layout, rules
+from rummykit.games.carousel.actions import *  # noqa: F403
+from rummykit.games.carousel.arrange import *  # noqa: F403
+from rummykit.games.carousel.game import *  # noqa: F403
+from rummykit.games.carousel.hand import *  # noqa: F403
+from rummykit.games.carousel.layout import *  # noqa: F403
+from rummykit.games.carousel.rules import *  # noqa: F403
 
-__all__ = [
-    "CarouselAction",
-    "CarouselGame",
-    "CarouselGameResult",
-    "CarouselHand",
-    "CarouselHandResult",
-    "CarouselObservation",
-    "CarouselRules",
-    "IllegalLayoutError",
-    "LayoutCheck",
-    "Placement",
-    "best_placement",
-    "carousel_final_totals",
-    "carousel_hand_value",
-    "check_layout",
-    "new_hand",
-    "placement_value",
-    "score_carousel_hand",
-]
+# The package's public names: every public name of these modules.
+__all__: list[str] = []
+__all__ += actions.__all__
+__all__ += arrange.__all__
+__all__ += game.__all__
+__all__ += hand.__all__
+__all__ += layout.__all__
+__all__ += rules.__all__

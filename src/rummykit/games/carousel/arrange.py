@@ -180,9 +180,7 @@ def rank_dp_placement(
     hand_real = Counter({f: len(cs) for f, cs in hand_naturals.items()})
     table_items = sum(len(m) for m in melds)
     if sum(1 for m in melds for c in m if c.is_joker) + len(hand_jokers) > 8:
-        raise InvalidOptionError(
-            "the arrangement solver handles at most 8 jokers", option="jokers"
-        )
+        raise InvalidOptionError("the arrangement solver handles at most 8 jokers", option="jokers")
 
     # Lexicographic objective packed into one integer, above the layout tie-break.
     stable = 2 * table_items + 1

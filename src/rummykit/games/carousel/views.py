@@ -187,17 +187,5 @@ class CarouselTableGame(TurnBasedTableGame):
         data.update(seat=None, legal_actions=[], may_meld=False)
         return data
 
-    def reveal(self) -> JSON:
-        game = self.game
-        hand = game.hand
-        return {
-            "phase": hand.phase,
-            "current_player": None if game.is_over else hand.current_player,
-            "dealer": hand.dealer,
-            "hand_number": game.hand_number,
-            "hands": [_names(hand.hand_cards(seat)) for seat in range(game.players)],
-            "table": [_names(meld) for meld in hand.table],
-            "discard_pile": [],
-            "stock_size": len(hand.stock),
-            "scores": list(game.scores),
-        }
+    def revealed_table(self) -> JSON:
+        return {"table": [_names(meld) for meld in self.game.hand.table]}

@@ -208,20 +208,6 @@ class GinTableGame(TurnBasedTableGame):
         )
         return data
 
-    def reveal(self) -> JSON:
-        match = self.match
-        hand = match.hand
-        return {
-            "phase": hand.phase,
-            "current_player": None if match.is_over else hand.current_player,
-            "dealer": hand.dealer,
-            "hand_number": match.hand_number,
-            "hands": [format_cards(hand.hand_cards(seat)).split() for seat in (0, 1)],
-            "discard_pile": [_name(card) for card in hand.discard_pile],
-            "stock_size": len(hand.stock),
-            "scores": list(match.points),
-        }
-
     def check(self, seat: int, action: Mapping[str, Any]) -> JSON:
         parsed = GinAction.from_json(action)
 
