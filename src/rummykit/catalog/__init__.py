@@ -27,13 +27,6 @@ imported on first use, so registering costs nothing and cannot create import cyc
 ('rami40', 'rami')
 """
 
-from rummykit.catalog import bots, registry, variant
 from rummykit.catalog.bots import *  # noqa: F403
 from rummykit.catalog.registry import *  # noqa: F403
 from rummykit.catalog.variant import *  # noqa: F403
-
-# The package's public names: every public name of these modules.
-__all__: list[str] = []
-__all__ += bots.__all__
-__all__ += registry.__all__
-__all__ += variant.__all__

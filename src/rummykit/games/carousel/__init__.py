@@ -6,19 +6,9 @@ the hand engine (:mod:`.hand`), the whole game (:mod:`.game`) and the exact plac
 solver (:mod:`.arrange`); bots and the terminal game are in the modules beside them.
 """
 
-from rummykit.games.carousel import actions, arrange, game, hand, layout, rules
 from rummykit.games.carousel.actions import *  # noqa: F403
 from rummykit.games.carousel.arrange import *  # noqa: F403
 from rummykit.games.carousel.game import *  # noqa: F403
 from rummykit.games.carousel.hand import *  # noqa: F403
 from rummykit.games.carousel.layout import *  # noqa: F403
 from rummykit.games.carousel.rules import *  # noqa: F403
-
-# The package's public names: every public name of these modules.
-__all__: list[str] = []
-__all__ += actions.__all__
-__all__ += arrange.__all__
-__all__ += game.__all__
-__all__ += hand.__all__
-__all__ += layout.__all__
-__all__ += rules.__all__

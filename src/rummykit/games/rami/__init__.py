@@ -6,19 +6,6 @@ opening and lay-off solvers; bots, views and the terminal game are in the module
 them.
 """
 
-from rummykit.games.rami import (
-    actions,
-    candidates,
-    game,
-    layoffs,
-    observation,
-    opening,
-    round,
-    rules,
-    scoring,
-    table,
-    tokens,
-)
 from rummykit.games.rami.actions import *  # noqa: F403
 from rummykit.games.rami.candidates import *  # noqa: F403
 from rummykit.games.rami.game import *  # noqa: F403
@@ -30,17 +17,3 @@ from rummykit.games.rami.rules import *  # noqa: F403
 from rummykit.games.rami.scoring import *  # noqa: F403
 from rummykit.games.rami.table import *  # noqa: F403
 from rummykit.games.rami.tokens import *  # noqa: F403
-
-# The package's public names: every public name of these modules.
-__all__: list[str] = []
-__all__ += actions.__all__
-__all__ += candidates.__all__
-__all__ += game.__all__
-__all__ += layoffs.__all__
-__all__ += observation.__all__
-__all__ += opening.__all__
-__all__ += round.__all__
-__all__ += rules.__all__
-__all__ += scoring.__all__
-__all__ += table.__all__
-__all__ += tokens.__all__
