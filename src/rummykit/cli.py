@@ -136,7 +136,8 @@ def _play_gin(*, bot: str, seed: int | None, options: list[str], flags: dict[str
     rules = _rules(GinRules, GinRules(), flags, options)
     (opponent,) = _registered_bots("gin", bot, seats=[1], seed=seed, rules=rules, players=2)
     match = GinMatch(rules, seed)
-    TerminalSession(match, GinScreen(match, card_text=card_style()), {1: opponent}).run()
+    screen = GinScreen(match, card_text=card_style())
+    TerminalSession(match, screen, {1: opponent}, game_name="gin").run()
 
 
 def _play_carousel(
@@ -154,7 +155,7 @@ def _play_carousel(
     bots = _registered_bots("carousel", bot, seats=seats, seed=seed, rules=rules, players=players)
     game = CarouselGame(rules, players=players, seed=seed)
     screen = CarouselScreen(game, card_text=card_style())
-    TerminalSession(game, screen, dict(zip(seats, bots, strict=True))).run()
+    TerminalSession(game, screen, dict(zip(seats, bots, strict=True)), game_name="carousel").run()
 
 
 def _play_rami(
@@ -178,7 +179,7 @@ def _play_rami(
     bots = _registered_bots(variant, bot, seats=seats, seed=seed, rules=rules, players=players)
     game = RamiGame(rules, players, seed)
     screen = RamiScreen(game, variant=variant, card_text=card_style())
-    TerminalSession(game, screen, dict(zip(seats, bots, strict=True))).run()
+    TerminalSession(game, screen, dict(zip(seats, bots, strict=True)), game_name=variant).run()
 
 
 def _registered_bots(
@@ -432,6 +433,47 @@ def games(
         if variant.preset_names:
             typer.echo(f"{'':<12} presets: {', '.join(variant.preset_names)}")
         typer.echo(f"{'':<12} bots: {', '.join(variant.bot_levels())}")
+
+
+@app.command()
+def rules(
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            help="gin, rami or carousel (a preset such as rami40 opens its game).",
+            metavar="GAME",
+        ),
+    ] = None,
+    section: Annotated[
+        str | None,
+        typer.Argument(
+            help="One rule (gin-3.2 or 3.2) or a whole section (3); default all.",
+            metavar="SECTION",
+        ),
+    ] = None,
+) -> None:
+    """Print the rules of a game, or one section or rule of them; alone, list the games."""
+    from rummykit.catalog import get_variant
+    from rummykit.errors import UnknownRuleError, UnknownRulesPageError
+    from rummykit.rules import games as games_with_rules
+    from rummykit.terminal.rules_view import rules_text
+
+    if game is None:
+        for name in games_with_rules():
+            variant = get_variant(name)
+            presets = (
+                f" (presets: {', '.join(variant.preset_names)})" if variant.preset_names else ""
+            )
+            typer.echo(f"{name:<12} {variant.title}{presets}")
+        typer.echo("\nrummykit rules GAME prints a game's rules; rummykit rules gin 3.2 one rule.")
+        return
+    try:
+        text = rules_text(game, section)
+    except UnknownRulesPageError as error:
+        raise typer.BadParameter(str(error), param_hint="GAME") from None
+    except UnknownRuleError as error:
+        raise typer.BadParameter(str(error), param_hint="SECTION") from None
+    typer.echo(text, nl=not text.endswith("\n"))
 
 
 @app.command()
