@@ -473,7 +473,8 @@ def rules(
         raise typer.BadParameter(str(error), param_hint="GAME") from None
     except UnknownRuleError as error:
         raise typer.BadParameter(str(error), param_hint="SECTION") from None
-    typer.echo(text, nl=not text.endswith("\n"))
+    # rules_text already chose plain or styled text for standard output.
+    typer.echo(text, nl=not text.endswith("\n"), color=True)
 
 
 @app.command()

@@ -70,9 +70,9 @@ def _document(title: str, body: str, language: str, *, current: str | None) -> s
   <link rel="stylesheet" href="/static/css/rules.css">
 </head>
 <body>
-  <header class="topbar">
+  <header class="topbar rules-bar">
     <a class="brand" href="/">rummykit</a>
-    <a class="topbar-info rules-home" href="/rules/">Rules</a>
+    <a class="rules-home" href="/rules/">Rules</a>
     <nav class="rules-nav">{" ".join(links)}</nav>
   </header>
   <main class="rules-main"><article class="card-panel rules-page">

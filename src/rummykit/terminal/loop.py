@@ -41,7 +41,7 @@ ActionT = TypeVar("ActionT")
 GameT = TypeVar("GameT", bound=TerminalGame[Any, Any])
 
 # The loop's own commands, added to each game's help in its column.
-_RULES_COMMAND = ("rules 3.2", "the rules of this game, one section (rules 3) or one rule")
+_RULES_COMMAND = ("rules [3.2]", "this game's rules: all, a section (rules 3) or a rule (3.2)")
 _LOOP_COMMANDS = (("help", "this text"), ("quit", "leave the game (end of input does too)"))
 
 _QUIT = ("quit", "exit")
