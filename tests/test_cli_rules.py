@@ -69,3 +69,11 @@ def test_unknown_games_and_sections_are_usage_errors(args: list[str], says: str)
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert says in " ".join(result.output.replace("│", " ").split())
+
+
+def test_the_pages_in_another_language() -> None:
+    result = runner.invoke(app, ["rules", "gin", "3.1", "--lang", "hi"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("**§gin-3.1 खेल का क्रम।**")
+    refused = runner.invoke(app, ["rules", "gin", "--lang", "xx"])
+    assert refused.exit_code == 2 and "the pages are in en, hi" in refused.output

@@ -23,11 +23,26 @@ from rummykit.rules import (
 
 def test_every_game_has_a_page_in_every_language() -> None:
     assert games() == ("gin", "rami", "carousel")
-    assert "en" in languages()
+    assert languages() == ("en", "hi")
+    assert page("index").startswith("# The rules of the games\n")
+    for game in games():
+        assert re.match(r"# .+: the rules rummykit plays\n", page(game)), game
     for language in languages():
-        assert page("index", language).startswith("# The rules of the games")
-        for game in games():
-            assert re.match(r"# .+: the rules rummykit plays\n", page(game, language)), game
+        for name in ("index", *games()):
+            assert page(name, language).startswith("# "), (language, name)
+
+
+def test_a_translation_has_the_same_sections_and_rules() -> None:
+    for game in games():
+        english = [part.id for part in sections(game)]
+        assert [part.id for part in sections(game, "hi")] == english, game
+    rule = section("gin", "3.1", "hi")
+    assert rule.title == "खेल का क्रम" and rule.markdown.startswith('<a id="gin-3.1"></a>')
+    # A heading's named anchor goes with its section, not with the rule above it.
+    before = section("gin", "2.5", "hi").markdown
+    assert "<a name=" not in before
+    assert section("gin", "3", "hi").markdown.startswith('<a name="3-playing-a-hand"></a>\n')
+    assert "<a name=" not in plain_text(section("gin", "3", "hi").markdown)
 
 
 def test_a_preset_opens_its_games_page() -> None:

@@ -50,17 +50,21 @@ def _anchors() -> list[tuple[str, str]]:
 
 def _engine_codes() -> dict[str, set[str]]:
     """Per game, every refusal code written ``code="..."`` in its engine's sources, and
-    the ``<over_word>_over`` its table game (rummykit.table_game) refuses moves with once
-    the game is over (``game_over`` unless the game names it otherwise)."""
+    the one the generic whole-game layer raises for it once the game is over
+    (``match_over`` for Gin, ``game_over`` for the others)."""
+    from rummykit.catalog import get_variant
+
     found: dict[str, set[str]] = {}
     for game in GAMES:
         codes: set[str] = set()
-        over_words: set[str] = set()
         for source in (GAMES_SRC / game).rglob("*.py"):
-            text = source.read_text(encoding="utf-8")
-            codes.update(re.findall(r'code="([a-z_]+)"', text))
-            over_words.update(re.findall(r'over_word = "([a-z]+)"', text))
-        codes.update(f"{word}_over" for word in over_words or {"game"})
+            codes.update(re.findall(r'code="([a-z_]+)"', source.read_text(encoding="utf-8")))
+        whole_game = type(
+            get_variant(game).new_game(
+                get_variant(game).default_rules(), players=get_variant(game).min_players, seed=1
+            )
+        )
+        codes.add(f"{whole_game._game_word}_over")
         found[game] = codes
     return found
 

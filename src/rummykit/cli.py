@@ -9,16 +9,11 @@ from typing import Annotated, Any
 
 import typer
 
-from rummykit.games.gin import GinRules
-
 app = typer.Typer(
     help="rummykit: rules-exact rummy. Play in the terminal, run bots, study the games.",
     no_args_is_help=True,
     add_completion=False,
 )
-
-RAMI_VARIANTS = ("rami51", "rami40", "rami51-house", "rami40-house")
-VARIANTS = ("gin", "carousel", *RAMI_VARIANTS)
 
 
 def _rule_changes(rules_type: type[Any], texts: Iterable[str]) -> dict[str, Any]:
@@ -44,7 +39,8 @@ def play(
     variant: Annotated[
         str,
         typer.Argument(
-            help="Which game: gin, carousel, rami51, rami40, rami51-house, rami40-house."
+            help="Which game or preset: gin, carousel, rami51, rami40, ... "
+            "(`rummykit games` lists them all)."
         ),
     ] = "gin",
     bot: Annotated[
@@ -57,9 +53,7 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible deal.")] = None,
     players: Annotated[
         int | None,
-        typer.Option(
-            help="Rami (2-6, default 4) or Carousel (2-5, default 3): players, you included."
-        ),
+        typer.Option(help="Players, you included (Rami 2-6, default 4; Carousel 2-5, default 3)."),
     ] = None,
     knock_limit: Annotated[
         int | None, typer.Option(help="Gin: most deadwood to knock (10); Carousel: 5.")
@@ -90,10 +84,19 @@ def play(
             load_plugin(plugin)
         except (ImportError, OSError, ValueError) as error:
             raise typer.BadParameter(str(error), param_hint="--load") from None
-    if variant not in VARIANTS:
-        raise typer.BadParameter(
-            f"unknown variant {variant!r}; available: {', '.join(VARIANTS)}", param_hint="VARIANT"
-        )
+    from rummykit.catalog import find_variant
+    from rummykit.errors import UnknownVariantError
+    from rummykit.terminal import TerminalSession, card_style
+
+    try:
+        game_type, preset = find_variant(variant)
+    except UnknownVariantError as error:
+        raise typer.BadParameter(str(error), param_hint="VARIANT") from None
+    seats = game_type.default_players if players is None else players
+    try:
+        game_type.check_players(seats)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--players") from None
     flags = {
         "knock_limit": knock_limit,
         "target": target,
@@ -101,14 +104,14 @@ def play(
         "ace_high_runs": True if ace_high else None,
     }
     given = {name: value for name, value in flags.items() if value is not None}
-    if variant in RAMI_VARIANTS:
-        _play_rami(
-            variant, players=players or 4, bot=bot, seed=seed, options=option or [], flags=given
-        )
-    elif variant == "carousel":
-        _play_carousel(players=players or 3, bot=bot, seed=seed, options=option or [], flags=given)
-    else:
-        _play_gin(bot=bot, seed=seed, options=option or [], flags=given)
+    base = game_type.preset(preset) if preset is not None else game_type.default_rules()
+    rules = _rules(game_type.rules_type, base, given, option or [])
+    others = range(1, seats)
+    bots = _registered_bots(variant, bot, seats=others, seed=seed, rules=rules, players=seats)
+    game: Any = game_type.new_game(rules, players=seats, seed=seed)
+    screen = game_type.terminal_screen(game, card_text=card_style(), name=preset or variant)
+    session_bots = dict(zip(others, bots, strict=True))
+    TerminalSession(game, screen, session_bots, game_name=game_type.name).run()
 
 
 def _rules(rules_type: type[Any], base: Any, flags: dict[str, Any], options: list[str]) -> Any:
@@ -125,61 +128,6 @@ def _rules(rules_type: type[Any], base: Any, flags: dict[str, Any], options: lis
         return dataclasses.replace(base, **changes)
     except (ValueError, TypeError) as error:
         raise typer.BadParameter(str(error)) from None
-
-
-def _play_gin(*, bot: str, seed: int | None, options: list[str], flags: dict[str, Any]) -> None:
-    """Gin in the terminal: you against one bot."""
-    from rummykit.games.gin import GinMatch
-    from rummykit.games.gin.terminal import GinScreen
-    from rummykit.terminal import TerminalSession, card_style
-
-    rules = _rules(GinRules, GinRules(), flags, options)
-    (opponent,) = _registered_bots("gin", bot, seats=[1], seed=seed, rules=rules, players=2)
-    match = GinMatch(rules, seed)
-    screen = GinScreen(match, card_text=card_style())
-    TerminalSession(match, screen, {1: opponent}, game_name="gin").run()
-
-
-def _play_carousel(
-    *, players: int, bot: str, seed: int | None, options: list[str], flags: dict[str, Any]
-) -> None:
-    """Carousel in the terminal: you and ``players - 1`` bots."""
-    from rummykit.games.carousel import CarouselGame, CarouselRules
-    from rummykit.games.carousel.terminal import CarouselScreen
-    from rummykit.terminal import TerminalSession, card_style
-
-    if not 2 <= players <= 5:
-        raise typer.BadParameter(f"carousel is played by 2-5 players, not {players}")
-    rules = _rules(CarouselRules, CarouselRules(), flags, options)
-    seats = range(1, players)
-    bots = _registered_bots("carousel", bot, seats=seats, seed=seed, rules=rules, players=players)
-    game = CarouselGame(rules, players=players, seed=seed)
-    screen = CarouselScreen(game, card_text=card_style())
-    TerminalSession(game, screen, dict(zip(seats, bots, strict=True)), game_name="carousel").run()
-
-
-def _play_rami(
-    variant: str,
-    *,
-    players: int,
-    bot: str,
-    seed: int | None,
-    options: list[str],
-    flags: dict[str, Any],
-) -> None:
-    """Rami 40 / 51 in the terminal: you and ``players - 1`` bots."""
-    from rummykit.games.rami import RamiGame, RamiRules, preset
-    from rummykit.games.rami.terminal import RamiScreen
-    from rummykit.terminal import TerminalSession, card_style
-
-    if not 2 <= players <= 6:
-        raise typer.BadParameter(f"rami is played by 2-6 players, not {players}")
-    rules = _rules(RamiRules, preset(variant), flags, options)
-    seats = range(1, players)
-    bots = _registered_bots(variant, bot, seats=seats, seed=seed, rules=rules, players=players)
-    game = RamiGame(rules, players, seed)
-    screen = RamiScreen(game, variant=variant, card_text=card_style())
-    TerminalSession(game, screen, dict(zip(seats, bots, strict=True)), game_name=variant).run()
 
 
 def _registered_bots(
@@ -451,13 +399,17 @@ def rules(
             metavar="SECTION",
         ),
     ] = None,
+    lang: Annotated[str, typer.Option(help="The language of the pages: en or hi.")] = "en",
 ) -> None:
     """Print the rules of a game, or one section or rule of them; alone, list the games."""
     from rummykit.catalog import get_variant
     from rummykit.errors import UnknownRuleError, UnknownRulesPageError
     from rummykit.rules import games as games_with_rules
+    from rummykit.rules import languages
     from rummykit.terminal.rules_view import rules_text
 
+    if lang not in languages():
+        raise typer.BadParameter(f"the pages are in {', '.join(languages())}", param_hint="--lang")
     if game is None:
         for name in games_with_rules():
             variant = get_variant(name)
@@ -468,7 +420,7 @@ def rules(
         typer.echo("\nrummykit rules GAME prints a game's rules; rummykit rules gin 3.2 one rule.")
         return
     try:
-        text = rules_text(game, section)
+        text = rules_text(game, section, language=lang)
     except UnknownRulesPageError as error:
         raise typer.BadParameter(str(error), param_hint="GAME") from None
     except UnknownRuleError as error:

@@ -40,10 +40,19 @@ def test_the_index_links_every_games_page(client: TestClient) -> None:
             assert f'<a href="/rules/{game}">' in response.text
 
 
+def test_a_page_in_another_language(client: TestClient) -> None:
+    response = client.get("/rules/gin?lang=hi")
+    assert response.status_code == 200
+    assert '<html lang="hi">' in response.text and '<a id="gin-3.2"></a>' in response.text
+    assert '<a name="3-playing-a-hand"></a>' in response.text
+
+
 def test_a_presets_page_redirects_to_its_games(client: TestClient) -> None:
     response = client.get("/rules/rami40", follow_redirects=False)
     assert response.status_code == 307
     assert response.headers["location"] == "/rules/rami"
+    hindi = client.get("/rules/rami40?lang=hi", follow_redirects=False)
+    assert hindi.headers["location"] == "/rules/rami?lang=hi"
     followed = client.get("/rules/rami40")
     assert followed.status_code == 200 and '<a id="rami-4.5"></a>' in followed.text
 

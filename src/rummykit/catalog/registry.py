@@ -104,8 +104,8 @@ def variants() -> list[Variant]:
 
 BUILTIN_GAMES: tuple[str, ...] = (
     "rummykit.games.gin.variant",
-    "rummykit.games.carousel.variant",
     "rummykit.games.rami.variant",
+    "rummykit.games.carousel.variant",
 )
 """Modules that register the games rummykit ships, imported on the first look-up (so
 importing the catalog costs nothing and a game never imports the platform)."""

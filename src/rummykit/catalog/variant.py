@@ -284,6 +284,13 @@ class Variant:
         """Hands dealt in the game."""
         return int(game.hand_number)
 
+    # -- the terminal ----------------------------------------------------------------------
+
+    def terminal_screen(self, game: Any, *, card_text: Any, name: str) -> Any:
+        """The game's terminal screen (its text views and command words), which the
+        terminal's one turn loop drives; ``name`` is the variant or preset played."""
+        raise NotImplementedError(f"{self.name} has no terminal screen")
+
     # -- a table (the server) ------------------------------------------------------------
 
     def table_game(self, game: Any) -> TableGame:

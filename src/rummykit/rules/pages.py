@@ -44,6 +44,8 @@ INDEX: Final = "index"
 """The name of the page that introduces the others."""
 
 _ANCHOR: Final = re.compile(r'^<a id="([a-z]+-\d+\.\d+)"></a>$')
+# A translated page keeps the English headings' link targets as named anchors.
+_NAMED: Final = re.compile(r'^<a (?:id|name)="[^"]+"></a>$')
 _HEADING: Final = re.compile(r"^## (\d+)\. (.+)$")
 _ASKED: Final = re.compile(r"(?:([a-z]+)-)?(\d+)(?:\.(\d+))?")
 _LINK: Final = re.compile(r"\[([^\]]+)\]\((?:[a-z0-9_-]+\.md)?(?:#[^)]*)?\)")
@@ -125,16 +127,18 @@ def _parts(language: str, game: str) -> tuple[tuple[str, str, int, int], ...]:
     for number, line in enumerate([*lines, "## 0. end"]):
         heading = _HEADING.match(line)
         anchor = _ANCHOR.match(line)
+        # A heading's named anchor, on the line above it, belongs to the heading.
+        start = number - 1 if heading and number and _NAMED.match(lines[number - 1]) else number
         if (heading or anchor) and open_rule is not None:
-            parts.append((*open_rule, number))
+            parts.append((*open_rule, start))
             open_rule = None
         if heading:
             if open_section is not None:
-                parts.append((*open_section, number))
-            open_section = (f"{game}-{heading.group(1)}", heading.group(2), number)
+                parts.append((*open_section, start))
+            open_section = (f"{game}-{heading.group(1)}", heading.group(2), start)
         elif anchor:
             rule_id = anchor.group(1)
-            shown = re.match(rf"\*\*§{re.escape(rule_id)} (.+?)\.?\*\*", lines[number + 1])
+            shown = re.match(rf"\*\*§{re.escape(rule_id)} (.+?)[.।]?\*\*", lines[number + 1])
             open_rule = (rule_id, shown.group(1) if shown else rule_id, number)
     return tuple(parts)
 
@@ -198,5 +202,5 @@ def plain_text(markdown: str) -> str:
     >>> print(plain_text('<a id="gin-1.4"></a>\\n**§gin-1.4 Who.** See [§gin-3.6](#gin-3.6).'))
     **§gin-1.4 Who.** See §gin-3.6.
     """
-    kept = [line for line in markdown.splitlines() if not _ANCHOR.match(line)]
+    kept = [line for line in markdown.splitlines() if not _NAMED.match(line)]
     return _LINK.sub(r"\1", "\n".join(kept)) + ("\n" if markdown.endswith("\n") else "")

@@ -1,31 +1,29 @@
 """Carousel: 2-5 players, up to three draws a turn, the whole table open to
 rearrangement, declared jokers, knock at 5, a game to 150.
 
-The engine, the whole game and the exact arrangement solver; bots, views and the
-terminal game are in the modules beside them.
+The rules (:mod:`.rules`), actions (:mod:`.actions`), the layout rule (:mod:`.layout`),
+the hand engine (:mod:`.hand`), the whole game (:mod:`.game`) and the exact placement
+solver (:mod:`.arrange`); bots and the terminal game are in the modules beside them.
 """
 
-from rummykit.games.carousel.arrange import (
-    IllegalLayoutError,
-    LayoutCheck,
-    Placement,
-    best_placement,
-    check_layout,
-    placement_value,
-)
+from rummykit.games.carousel.actions import CarouselAction
+from rummykit.games.carousel.arrange import Placement, best_placement
 from rummykit.games.carousel.game import (
     CarouselGame,
     CarouselGameResult,
     carousel_final_totals,
 )
 from rummykit.games.carousel.hand import (
-    CarouselAction,
     CarouselHand,
     CarouselHandResult,
     CarouselObservation,
+    new_hand,
+)
+from rummykit.games.carousel.layout import IllegalLayoutError, LayoutCheck, check_layout
+from rummykit.games.carousel.rules import (
     CarouselRules,
     carousel_hand_value,
-    new_hand,
+    placement_value,
     score_carousel_hand,
 )
 

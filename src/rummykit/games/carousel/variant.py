@@ -56,6 +56,12 @@ class CarouselVariant(Variant):
         game: CarouselGame = CarouselGame.from_record(record)
         return game
 
+    def terminal_screen(self, game: Any, *, card_text: Any, name: str) -> Any:
+        """The game's terminal screen (``terminal.py``)."""
+        from rummykit.games.carousel.terminal import CarouselScreen
+
+        return CarouselScreen(game, card_text=card_text)
+
     def table_game(self, game: Any) -> TableGame:
         """:class:`~rummykit.games.carousel.views.CarouselTableGame`."""
         from rummykit.games.carousel.views import CarouselTableGame

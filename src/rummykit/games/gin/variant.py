@@ -49,6 +49,12 @@ class GinVariant(Variant):
         game: GinMatch = GinMatch.from_record(record)
         return game
 
+    def terminal_screen(self, game: Any, *, card_text: Any, name: str) -> Any:
+        """The game's terminal screen (``terminal.py``)."""
+        from rummykit.games.gin.terminal import GinScreen
+
+        return GinScreen(game, card_text=card_text)
+
     def table_game(self, game: Any) -> TableGame:
         """:class:`~rummykit.games.gin.views.GinTableGame`."""
         from rummykit.games.gin.views import GinTableGame

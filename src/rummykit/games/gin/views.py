@@ -19,7 +19,6 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from rummykit.cards import format_card, format_cards
-from rummykit.core import IllegalActionError
 from rummykit.games.gin import (
     GinAction,
     GinHandResult,
@@ -227,10 +226,7 @@ class GinTableGame(TurnBasedTableGame):
         parsed = GinAction.from_json(action)
 
         def run() -> None:
-            if seat != self.current_seat:
-                raise IllegalActionError(
-                    f"seat {seat} is not to act", code="not_your_turn", seat=seat
-                )
+            self._parse_for(seat, action)
             self.match.clone().apply(parsed)
 
         return checked(run)

@@ -61,6 +61,12 @@ class RamiVariant(Variant):
         game: RamiGame = RamiGame.from_record(record)
         return game
 
+    def terminal_screen(self, game: Any, *, card_text: Any, name: str) -> Any:
+        """The game's terminal screen (``terminal.py``)."""
+        from rummykit.games.rami.terminal import RamiScreen
+
+        return RamiScreen(game, variant=name, card_text=card_text)
+
     def table_game(self, game: Any) -> TableGame:
         """:class:`~rummykit.games.rami.views.RamiTableGame`."""
         from rummykit.games.rami.views import RamiTableGame
