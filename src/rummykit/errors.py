@@ -27,6 +27,8 @@ __all__ = [
     "PlayerQuitError",
     "RummykitError",
     "UnknownBotError",
+    "UnknownRuleError",
+    "UnknownRulesPageError",
     "UnknownVariantError",
 ]
 
@@ -128,6 +130,18 @@ class UnknownBotError(RummykitError):
     """No bot of that name is registered for the game, or it cannot run yet."""
 
     default_code = "unknown_bot"
+
+
+class UnknownRulesPageError(RummykitError):
+    """No rules page for that game, or none in that language (:mod:`rummykit.rules`)."""
+
+    default_code = "unknown_rules_page"
+
+
+class UnknownRuleError(RummykitError):
+    """No rule or section of that id on the game's rules page."""
+
+    default_code = "unknown_rule"
 
 
 class BotError(RummykitError):
