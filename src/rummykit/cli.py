@@ -34,6 +34,19 @@ def _rule_changes(rules_type: type[Any], texts: Iterable[str]) -> dict[str, Any]
     return changes
 
 
+def _load_plugins(load: list[str] | None) -> None:
+    """Import each ``--load`` module or file (it registers games or bots)."""
+    from rummykit.sim.registry import load_plugin
+
+    for target in load or ():
+        try:
+            load_plugin(target)
+        except (ImportError, OSError, ValueError) as error:
+            raise typer.BadParameter(
+                f"cannot load {target!r}: {error}", param_hint="--load"
+            ) from None
+
+
 @app.command()
 def play(
     variant: Annotated[
@@ -77,13 +90,8 @@ def play(
     ] = None,
 ) -> None:
     """Play a game in the terminal against bots."""
-    from rummykit.sim.registry import load_plugin
 
-    for plugin in load or ():
-        try:
-            load_plugin(plugin)
-        except (ImportError, OSError, ValueError) as error:
-            raise typer.BadParameter(str(error), param_hint="--load") from None
+    _load_plugins(load)
     from rummykit.catalog import find_variant
     from rummykit.errors import UnknownVariantError
     from rummykit.terminal import TerminalSession, card_style
@@ -205,15 +213,7 @@ def serve(
     """Host tables: the lobby, the websocket protocol and the browser table."""
     import os
 
-    from rummykit.sim.registry import load_plugin
-
-    for target in load or ():
-        try:
-            load_plugin(target)
-        except (ImportError, OSError) as error:
-            raise typer.BadParameter(
-                f"cannot load {target!r}: {error}", param_hint="--load"
-            ) from None
+    _load_plugins(load)
 
     try:
         import uvicorn
@@ -298,16 +298,9 @@ def tournament(
     """Play bots against each other on paired deals and print the results table."""
     from rummykit.catalog import find_variant
     from rummykit.errors import UnknownBotError, UnknownVariantError
-    from rummykit.sim.registry import load_plugin
     from rummykit.sim.tournament import TournamentError, run_tournament
 
-    for target in load or ():
-        try:
-            load_plugin(target)
-        except (ImportError, OSError) as error:
-            raise typer.BadParameter(
-                f"cannot load {target!r}: {error}", param_hint="--load"
-            ) from None
+    _load_plugins(load)
     try:
         driver, _ = find_variant(variant)
     except UnknownVariantError as error:
@@ -364,13 +357,8 @@ def games(
 ) -> None:
     """List the games of the catalog: names, players, presets and bots."""
     from rummykit.catalog import variants
-    from rummykit.sim.registry import load_plugin
 
-    for target in load or ():
-        try:
-            load_plugin(target)
-        except (ImportError, OSError, ValueError) as error:
-            raise typer.BadParameter(str(error), param_hint="--load") from None
+    _load_plugins(load)
     for variant in variants():
         seats = (
             str(variant.min_players)
