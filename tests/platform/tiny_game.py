@@ -20,7 +20,7 @@ from rummykit.catalog import Variant, register_bot, register_variant
 from rummykit.core import Event, IllegalActionError, InvalidActionError
 from rummykit.match import Match
 from rummykit.options import check_options, option
-from rummykit.table_game import JSON, TableGame, TurnBasedTableGame
+from rummykit.table_game import JSON, TurnBasedTableGame
 
 NAME = "high-cards"
 
@@ -246,25 +246,10 @@ class HighCardsVariant(Variant):
     min_players = 2
     max_players = 4
 
-    @property
-    def rules_type(self) -> type[Any]:
-        return HighCardsRules
-
-    @property
-    def action_type(self) -> type[Any]:
-        return PlayCard
-
-    def new_game(
-        self, rules: Any, *, players: int, seed: int | None, first_dealer: int | None = None
-    ) -> HighCardsGame:
-        self.check_players(players)
-        return HighCardsGame(rules, players=players, seed=seed, first_dealer=first_dealer)
-
-    def game_from_record(self, record: Mapping[str, Any]) -> HighCardsGame:
-        return HighCardsGame.from_record(record)
-
-    def table_game(self, game: Any) -> TableGame:
-        return HighCardsTable(game)
+    rules_type = HighCardsRules
+    action_type = PlayCard
+    game_type = HighCardsGame
+    table_game_type = HighCardsTable
 
 
 def _random_bot(*, seed: int, rules: Any, players: int) -> RandomBot:

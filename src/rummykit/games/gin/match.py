@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from rummykit.cards import Card, parse_cards
 from rummykit.core import Event
-from rummykit.errors import InvalidRecordError
+from rummykit.errors import InvalidOptionError, InvalidRecordError
 from rummykit.games.gin.actions import GinAction
 from rummykit.games.gin.hand import GinHand, new_hand
 from rummykit.games.gin.observation import GinObservation
@@ -125,7 +125,10 @@ class GinMatch(Match[GinHand, GinMatchResult]):
         seed: int | None = None,
         *,
         first_dealer: int | None = None,
+        players: int = 2,
     ) -> None:
+        if players != 2:
+            raise InvalidOptionError(f"gin is for 2 players, not {players}", option="players")
         super().__init__(rules or GinRules(), players=2, seed=seed, first_dealer=first_dealer)
 
     def _new_hand(self, dealer: int, seed: int | None, stored: list[Card] | None) -> GinHand:
