@@ -17,6 +17,8 @@ The encodings rummykit ships register themselves from their observation modules
 ('gin_v0', 'rummykit/Gin-v0', 'python_rummykit_gin')
 >>> get_encoding("rami40").game, encoding.layout.size
 ('rami', 480)
+>>> new_table("rami40", players=3).rules.opening_threshold
+40
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rummykit.catalog import get_variant
+from rummykit.catalog import find_variant, get_variant
 from rummykit.errors import UnknownVariantError
 from rummykit.rl.observation import ObservationLayout
 from rummykit.rl.table import EpisodeTable
@@ -35,7 +37,14 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["BUILTIN_ENCODINGS", "GameEncoding", "encodings", "get_encoding", "register_encoding"]
+__all__ = [
+    "BUILTIN_ENCODINGS",
+    "GameEncoding",
+    "encodings",
+    "get_encoding",
+    "new_table",
+    "register_encoding",
+]
 
 AnyTable = EpisodeTable[Any, Any, Any]
 
@@ -125,3 +134,12 @@ def encodings() -> list[GameEncoding]:
     """Every registered encoding, in registration order."""
     _load_builtin()
     return list(_ENCODINGS.values())
+
+
+def new_table(game: str, **options: Any) -> AnyTable:
+    """A table of a game with the given options; a preset's name (``rami40``) gives
+    its game with the preset's rules unless ``rules`` says otherwise."""
+    variant, preset = find_variant(game)
+    if preset is not None and options.get("rules") is None:
+        options["rules"] = preset
+    return get_encoding(variant.name).table(**options)

@@ -265,7 +265,6 @@ RAMI: Final = register_encoding(
         high=observation_high,
         low=observation_low,
         describe=describe,
-        gymnasium=False,
     )
 )
-"""Rami in the research interfaces: ``rami_v0``."""
+"""Rami in the research interfaces: ``rami_v0`` and ``rummykit/Rami-v0``."""

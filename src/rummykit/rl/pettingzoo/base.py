@@ -26,7 +26,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from rummykit.rl.encoding import GameEncoding, get_encoding
+from rummykit.rl.encoding import GameEncoding, get_encoding, new_table
 
 __all__ = ["IllegalActionMode", "RummyAECEnv", "env_factory", "wrap"]
 
@@ -38,7 +38,8 @@ class RummyAECEnv(AECEnv[str, Observation, int]):
     """Two or more seats taking turns at a rummy table, as ``player_0``, ``player_1``...
 
     Args:
-        game: the catalog name of the game (a subclass sets :attr:`game` instead).
+        game: the catalog name of the game, or of a preset (its rules); a subclass
+            sets :attr:`game` instead.
         render_mode: ``None``, ``human`` or ``ansi``.
         options: the options of the game's table (``rules``, ``players``, ``episode``,
             ``reward``, ``dealer`` and the game's own).
@@ -72,7 +73,7 @@ class RummyAECEnv(AECEnv[str, Observation, int]):
         if name is None:
             raise ValueError("name the game: RummyAECEnv(game=...)")
         encoding: GameEncoding = get_encoding(name)
-        table = encoding.table(**options)
+        table = new_table(name, **options)
         self.table = table
         self.render_mode = render_mode
         self._encode = encoding.encode
