@@ -231,6 +231,7 @@ class GinTable(EpisodeTable[GinAction, GinHand, GinMatch]):
     deal_episode = "hand"
     game_episode = "match"
     score_reward = "points"
+    zero_sum = True
 
     def __init__(
         self,
@@ -311,6 +312,20 @@ class GinTable(EpisodeTable[GinAction, GinHand, GinMatch]):
         """The view rebuilt from a full ``observation(seat)`` (for tests and checks)."""
         game = self._game if self._game is not None else self.hand
         return SeatView.from_observation(game.observation(seat))
+
+    def macro_text(self, seat: int) -> str:
+        stage, melds = self.knock_stage(seat)
+        return f"knock macro {stage} {format_cards(cards_of_mask(melds))}" if stage else ""
+
+    @classmethod
+    def pack(cls, rules: GinRules, players: int) -> list[int]:
+        return list(range(52))
+
+    @classmethod
+    def deal_bound(cls, rules: GinRules) -> float:
+        """A defender's deadwood is at most 100, plus the largest bonus."""
+        bonus = max(rules.gin_bonus, rules.big_gin_bonus, rules.undercut_bonus + rules.knock_limit)
+        return float(100 + bonus)
 
     def _clone_into(self, other: GinTable) -> None:
         pending = self._pending

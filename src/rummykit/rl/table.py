@@ -194,6 +194,8 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
     """The ``episode`` value for a whole game; also names ``info``'s final result."""
     score_reward: ClassVar[str] = "points"
     """The ``reward`` value that pays the score (the other is ``win``)."""
+    zero_sum: ClassVar[bool] = False
+    """Whether the score reward of every step adds up to zero over the seats."""
 
     current_player: int
     """The seat to act (kept up to date after every step: the wrappers read it a lot)."""
@@ -302,6 +304,22 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
 
     def _clone_into(self, other: Any) -> None:
         """Copy the game's own mutable state into a clone (a shallow copy so far)."""
+
+    @classmethod
+    def pack(cls, rules: Any, players: int) -> list[int]:
+        """Every card id of one deal, for dealing by explicit chance (OpenSpiel): the
+        order they are drawn in is the ``deck`` of :meth:`reset`."""
+        raise NotImplementedError
+
+    @classmethod
+    def deal_bound(cls, rules: Any) -> float:
+        """A bound of what one deal pays a seat under the score reward (OpenSpiel's
+        utilities)."""
+        raise NotImplementedError
+
+    def macro_text(self, seat: int) -> str:
+        """The multi-id macro ``seat`` has half done, as text (empty when none)."""
+        return ""
 
     # -- state ---------------------------------------------------------------------------
 
