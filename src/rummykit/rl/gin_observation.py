@@ -1,6 +1,6 @@
 """The gin observation as a flat ``float32`` array of named planes.
 
-Every value is derived from a :class:`~rummykit.rl.gin_table.SeatView`, itself derived
+Every value is derived from a :class:`~rummykit.rl.gin_view.SeatView`, itself derived
 from the engine's ``observation(seat)`` (plus the seat's own pending knock macro).
 The layout (see ``docs/rl.md``) is nine card planes of 52 (card id order: suit-major
 s c d h, ace low) followed by twelve scalars, 480 values:
@@ -17,7 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.rl.encoding import GameEncoding, register_encoding
-from rummykit.rl.gin_table import PHASES, GinTable, SeatView, describe
+from rummykit.rl.gin_table import PHASES, GinTable, describe
+from rummykit.rl.gin_view import SeatView
 from rummykit.rl.observation import ObservationLayout
 
 __all__ = [
