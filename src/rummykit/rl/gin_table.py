@@ -121,6 +121,7 @@ class GinTable(EpisodeTable[GinAction, GinHand, GinMatch]):
     game_episode = "match"
     score_reward = "points"
     zero_sum = True
+    automatic_phase = "layoff"
 
     def __init__(
         self,
@@ -232,10 +233,6 @@ class GinTable(EpisodeTable[GinAction, GinHand, GinMatch]):
 
     def _current_deal(self, game: GinMatch) -> GinHand:
         return game.hand
-
-    def _automatic(self, deal: GinHand) -> GinAction | None:
-        """The defender's show: always the engine's optimal one."""
-        return deal.legal_actions()[0] if deal.phase == "layoff" else None
 
     def _in_macro(self) -> bool:
         return self._pending is not None

@@ -115,7 +115,9 @@ class DealEngine(Protocol):
     def current_player(self) -> int: ...
 
     @property
-    def is_over(self) -> bool: ...
+    def phase(self) -> str:
+        """The decision phase; ``over`` once the deal is scored (``is_over``)."""
+        ...
 
     @property
     def result(self) -> Any: ...
@@ -196,6 +198,9 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
     """The ``reward`` value that pays the score (the other is ``win``)."""
     zero_sum: ClassVar[bool] = False
     """Whether the score reward of every step adds up to zero over the seats."""
+    automatic_phase: ClassVar[str | None] = None
+    """A phase of the deal in which the table plays the engine's first legal action
+    itself, without an id (gin: ``layoff``, where that is the defender's optimal show)."""
 
     current_player: int
     """The seat to act (kept up to date after every step: the wrappers read it a lot)."""
@@ -276,10 +281,6 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
     def _in_macro(self) -> bool:
         """True while a multi-id macro is half done (engine actions are refused)."""
         return False
-
-    def _automatic(self, deal: DealT) -> ActionT | None:
-        """A move the table makes by itself for the seat to act (no id), or ``None``."""
-        return None
 
     def _update(self, events: Sequence[Event] | None) -> None:
         """Keep the game's own state in step: ``None`` after a reset, the engine's new
@@ -434,18 +435,18 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
 
     def _apply(self, action: ActionT) -> list[float]:
         game = self._game
-        deal = self._deal
-        assert deal is not None
-        engine: DealEngine | GameEngine = deal if game is None else game
-        before = 0 if game is None else len(game.results)
-        events = engine.apply(action)
-        automatic = self._automatic(deal)
-        while automatic is not None:
-            events.extend(engine.apply(automatic))
-            automatic = self._automatic(deal)
+        deal: Any = self._deal
+        automatic = self.automatic_phase  # ``None`` matches no phase
         if game is None:
+            events = deal.apply(action)
+            while deal.phase == automatic:
+                events.extend(deal.apply(deal.legal_actions()[0]))
             finished: Sequence[Any] = () if deal.result is None else (deal.result,)
         else:
+            before = len(game.results)
+            events = game.apply(action)
+            while deal.phase == automatic:
+                events.extend(game.apply(deal.legal_actions()[0]))
             self._deal = self._current_deal(game)
             finished = game.results[before:]
         rewards = [0.0] * self.num_seats
@@ -469,13 +470,14 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         """After any change: a new version, then who acts, whether it is over, and the
         legal ids."""
         self.version += 1
-        self._observations.clear()
+        if self._observations:
+            self._observations.clear()
         self._update(events)
-        deal = self._deal
-        assert deal is not None
+        deal: Any = self._deal
         self.current_player = deal.current_player
         game = self._game
-        self.is_over = over = deal.is_over if game is None else game.result is not None
+        # ``phase`` rather than the ``is_over`` property: this runs at every step.
+        self.is_over = over = deal.phase == "over" if game is None else game.result is not None
         if over:
             self._legal, self._actions = [], []
         else:
