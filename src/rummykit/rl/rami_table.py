@@ -69,7 +69,7 @@ from rummykit.rl.rami_actions import (
     TAKE_DISCARD,
     action_string,
 )
-from rummykit.rl.table import EpisodeTable, _as_id
+from rummykit.rl.table import EpisodeTable
 
 __all__ = ["RamiEpisode", "RamiReward", "RamiTable", "describe"]
 
@@ -164,11 +164,9 @@ class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
 
     def action_for(self, action_id: int) -> RamiAction:
         """The engine action a legal id stands for now (``IllegalActionError`` if none)."""
-        key = _as_id(action_id)
-        if key not in self._legal:
-            raise self._illegal(action_id)
-        action = self._actions[self._legal.index(key)]
-        return self._macro(key) if action is None else action
+        index = self._legal_index(action_id)
+        action = self._actions[index]
+        return self._macro(self._legal[index]) if action is None else action
 
     # -- the engine ------------------------------------------------------------------------
 

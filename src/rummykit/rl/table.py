@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from rummykit.catalog import Variant, get_variant
@@ -188,8 +188,6 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
     game_name: ClassVar[str]
     """The catalog name of the game (:func:`rummykit.catalog.get_variant`)."""
     num_actions: ClassVar[int]
-    action_string: Callable[[int], str]
-    """A readable name of an action id (the encoding module's function)."""
     deal_episode: ClassVar[str] = "hand"
     """The ``episode`` value for one deal; also names ``info``'s ``last_...`` entry."""
     game_episode: ClassVar[str] = "game"
@@ -254,6 +252,10 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         """The last finished deal's result (JSON form), for ``info``."""
 
     # -- what a game supplies ----------------------------------------------------------
+
+    def action_string(self, action_id: int) -> str:
+        """A readable name of an action id (the encoding module's)."""
+        raise NotImplementedError
 
     def _new_deal(self, seed: int | None, dealer: int, deck: Sequence[int] | None) -> DealT:
         """One deal from ``seed`` (or an explicit card order), for deal episodes."""
@@ -427,6 +429,14 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         if self._in_macro():
             raise self._illegal(str(action))
         return self._apply(action)
+
+    def _legal_index(self, action_id: object) -> int:
+        """Where a legal id stands in :meth:`legal_ids` (``IllegalActionError`` if it is
+        not legal)."""
+        try:
+            return self._legal.index(_as_id(action_id))
+        except ValueError:
+            raise self._illegal(action_id) from None
 
     def _illegal(self, action_id: object) -> IllegalActionError:
         legal = self._legal
