@@ -157,6 +157,7 @@ def _pack(rules: RamiRules, active: int) -> tuple[bytes, int]:
 def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
     """The observation array of one seat's engine observation."""
     obs = observation
+    face_of = FACE_OF  # a local: read for every card below
     seat = obs.seat
     players = obs.players
     rules = obs.rules
@@ -166,25 +167,25 @@ def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
     # ``unknown`` starts as the whole pack; every card seen somewhere is taken off.
     counts[_UNKNOWN : _UNKNOWN + FACES] = pack
     for card in obs.hand:
-        face = FACE_OF[card]
+        face = face_of[card]
         counts[_HAND + face] += 1
         counts[_UNKNOWN + face] -= 1
     taken = obs.taken_card
     if taken is not None:
-        counts[_TAKEN + FACE_OF[taken]] = 1
+        counts[_TAKEN + face_of[taken]] = 1
     pile = obs.discard_pile
     if pile:
-        face = FACE_OF[pile[-1]]
+        face = face_of[pile[-1]]
         counts[_TOP + face] = 1
         counts[_UNKNOWN + face] -= 1
         for card in pile[:-1]:
-            face = FACE_OF[card]
+            face = face_of[card]
             counts[_PILE + face] += 1
             counts[_UNKNOWN + face] -= 1
     layoffs = swaps = 0
     for combo in obs.table:
         for card in combo.cards:
-            face = FACE_OF[card]
+            face = face_of[card]
             counts[_TABLE + face] += 1
             counts[_UNKNOWN + face] -= 1
         if combo.joker >= 0:
@@ -218,7 +219,7 @@ def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
         if k:
             start = _KNOWN + FACES * (k - 1)
             for card in known[other]:
-                face = FACE_OF[card]
+                face = face_of[card]
                 counts[start + face] += 1
                 counts[_UNKNOWN + face] -= 1
         flags_active.append(1.0 if other in active else 0.0)

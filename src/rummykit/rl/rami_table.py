@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from rummykit.cards import FACES, format_card, is_joker_id, physical_of
+from rummykit.cards import FACES, JOKER_FACE, format_card, physical_of
 from rummykit.games.rami import (
     RamiAction,
     RamiGame,
@@ -232,7 +232,7 @@ class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
         rules = obs.rules
         hand = obs.hand
         taken = obs.taken_card
-        has_joker = any(is_joker_id(card) for card in hand)
+        has_joker = any(FACES[card] == JOKER_FACE for card in hand)
         if not obs.opened[seat]:
             if can_open(hand, rules, taken=taken):
                 actions[OPEN] = None  # the best opening is searched only when chosen
