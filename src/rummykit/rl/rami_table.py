@@ -193,7 +193,8 @@ class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
     # -- legal ids -----------------------------------------------------------------------
 
     def _choices(self) -> tuple[list[int], list[RamiAction | None]]:
-        rnd = self.deal
+        rnd = self._deal
+        assert rnd is not None
         actions: dict[int, RamiAction | None] = {}
         phase = rnd.phase
         engine = rnd.legal_actions()
@@ -212,7 +213,7 @@ class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
                     actions[END_PLAY] = action
             self._plays(actions)
         legal = sorted(actions)
-        return legal, [actions[action_id] for action_id in legal]
+        return legal, list(map(actions.__getitem__, legal))
 
     def _discards(self, engine: list[RamiAction], actions: dict[int, RamiAction | None]) -> None:
         """One id per face; the copy the other seats know about, if any, is discarded."""

@@ -370,7 +370,9 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         which adds its totals); cached until the state changes."""
         cached = self._observations.get(seat)
         if cached is None:
-            state: Any = self._game if self._game is not None else self.deal
+            state: Any = self._game or self._deal
+            if state is None:
+                raise RuntimeError("call reset() before using the table")
             cached = self._observations[seat] = state.observation(seat)
         return cached
 
