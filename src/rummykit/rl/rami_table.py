@@ -160,7 +160,7 @@ class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
                 raise ValueError("a round is loaded into a table with episode='round'")
             self._game, self._deal = None, state
         self.last_result = None
-        self._changed(None)
+        self._advance(None, None)
 
     def action_for(self, action_id: int) -> RamiAction:
         """The engine action a legal id stands for now (``IllegalActionError`` if none)."""

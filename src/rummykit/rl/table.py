@@ -245,6 +245,8 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         self._actions: list[ActionT | None] = []
         """The engine action of each legal id (``None``: an id macro, :meth:`_macro`)."""
         self._observations: dict[int, Any] = {}
+        # Read at every step: an instance attribute is found faster than a class one.
+        self._automatic_phase = self.automatic_phase
         self.current_player = 0
         self.is_over = False
         self.version = 0
@@ -359,7 +361,7 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
             self._game = None
             self._deal = self._new_deal(deal_seed, dealer, deck)
         self.last_result = None
-        self._changed(None)
+        self._advance(None, None)
 
     def legal_ids(self) -> list[int]:
         """Ascending legal ids of the seat to act (empty once the episode is over)."""
@@ -418,9 +420,8 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         if action is None:
             action = self._macro(key)
             if action is None:
-                self._changed(())
-                return [0.0] * self.num_seats
-        return self._apply(action)
+                return self._advance(None)
+        return self._advance(action)
 
     def apply_action(self, action: ActionT) -> list[float]:
         """Apply an engine action for the seat to act, bypassing the ids (bots).
@@ -430,7 +431,7 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         """
         if self._in_macro():
             raise self._illegal(str(action))
-        return self._apply(action)
+        return self._advance(action)
 
     def _legal_index(self, action_id: object) -> int:
         """Where a legal id stands in :meth:`legal_ids` (``IllegalActionError`` if it is
@@ -445,22 +446,39 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         names = [self.action_string(i) for i in legal]
         return illegal_action_error(action_id, self.current_player, legal, names)
 
-    def _apply(self, action: ActionT) -> list[float]:
+    def _advance(self, action: ActionT | None, events: Sequence[Event] | None = ()) -> list[float]:
+        """Play an engine ``action`` (with the table's own moves after it), or, for
+        ``None``, take in a change the engine did not make (``events``: ``None`` for a
+        new state, ``()`` for a macro step); then a new version, who acts, whether it is
+        over and the legal ids. Returns what this pays each seat. One function, because
+        it runs at every step."""
+        finished: Sequence[Any] = ()
         game = self._game
-        deal: Any = self._deal
-        automatic = self.automatic_phase  # ``None`` matches no phase
-        if game is None:
-            events = deal.apply(action)
-            while deal.phase == automatic:
-                events.extend(deal.apply(deal.legal_actions()[0]))
-            finished: Sequence[Any] = () if deal.result is None else (deal.result,)
-        else:
-            before = len(game.results)
-            events = game.apply(action)
-            while deal.phase == automatic:
-                events.extend(game.apply(deal.legal_actions()[0]))
-            self._deal = self._current_deal(game)
-            finished = game.results[before:]
+        if action is not None:
+            deal: Any = self._deal
+            automatic = self._automatic_phase  # ``None`` matches no phase
+            if game is None:
+                moved = deal.apply(action)
+                while deal.phase == automatic:
+                    moved.extend(deal.apply(deal.legal_actions()[0]))
+                if deal.result is not None:
+                    finished = (deal.result,)
+            else:
+                before = len(game.results)
+                moved = game.apply(action)
+                while deal.phase == automatic:
+                    moved.extend(game.apply(deal.legal_actions()[0]))
+                self._deal = self._current_deal(game)
+                finished = game.results[before:]
+            events = moved
+        self.version += 1
+        if self._observations:
+            self._observations.clear()
+        self._update(events)
+        deal = self._deal
+        self.current_player = deal.current_player
+        # ``phase`` rather than the ``is_over`` property: this runs at every step.
+        self.is_over = over = deal.phase == "over" if game is None else game.result is not None
         rewards = [0.0] * self.num_seats
         if finished:
             self.last_result = finished[-1].to_json()
@@ -468,29 +486,14 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
                 for result in finished:
                     for seat, value in enumerate(self._deal_rewards(result)):
                         rewards[seat] += value
-        self._changed(events)
-        if self.is_over:
-            if self.reward == "win":
-                return self._win_rewards()
-            bonus = None if game is None else self._game_bonus(game)
-            if bonus is not None:
-                for seat, value in enumerate(bonus):
-                    rewards[seat] += value
-        return rewards
-
-    def _changed(self, events: Sequence[Event] | None) -> None:
-        """After any change: a new version, then who acts, whether it is over, and the
-        legal ids."""
-        self.version += 1
-        if self._observations:
-            self._observations.clear()
-        self._update(events)
-        deal: Any = self._deal
-        self.current_player = deal.current_player
-        game = self._game
-        # ``phase`` rather than the ``is_over`` property: this runs at every step.
-        self.is_over = over = deal.phase == "over" if game is None else game.result is not None
-        if over:
-            self._legal, self._actions = [], []
-        else:
+        if not over:
             self._legal, self._actions = self._choices()
+            return rewards
+        self._legal, self._actions = [], []
+        if self.reward == "win":
+            return self._win_rewards()
+        bonus = None if game is None else self._game_bonus(game)
+        if bonus is not None:
+            for seat, value in enumerate(bonus):
+                rewards[seat] += value
+        return rewards
