@@ -349,7 +349,7 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
                     f"an explicit deck deals a single {self.deal_episode}, "
                     f"not a {self.game_episode}"
                 )
-            game: GameT = self.variant.new_game(  # type: ignore[assignment]
+            game: GameT = self.variant.new_game(
                 self.rules, players=self.num_seats, seed=seed, first_dealer=self.dealer
             )
             self._game, self._deal = game, self._current_deal(game)
