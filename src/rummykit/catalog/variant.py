@@ -213,7 +213,7 @@ class Variant:
             base = self.preset(preset) if preset is not None else self.default_rules()
             options = {**(rules or {}), **options}
         else:
-            raise TypeError(
+            raise InvalidOptionError(
                 f"{self.name} rules must be a {self.rules_type.__name__}, a mapping of "
                 f"options or None, not {type(rules).__name__}"
             )
