@@ -19,13 +19,49 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from rummykit.cards import make_rng
 from rummykit.core import Event, IllegalActionError
 from rummykit.errors import InvalidOptionError, InvalidRecordError
 
-__all__ = ["HandLike", "Match"]
+__all__ = ["HandLike", "Match", "SheetRow"]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One line of a score sheet: a label, a cell per seat, and a note after them."""
+
+    label: str
+    cells: Sequence[str]
+    note: str = ""
+
+
+def format_sheet(label_title: str, players: int, rows: Sequence[SheetRow]) -> list[str]:
+    """Rows as aligned text columns: the labels left, a column per seat right-aligned.
+
+    >>> for line in format_sheet("hand", 2, [SheetRow("1", ["+7", ""], "knock")]):
+    ...     print(line)
+    hand  seat 0  seat 1
+    1         +7          knock
+    """
+    heads = [f"seat {seat}" for seat in range(players)]
+    label_width = (
+        max(len(label_title), *(len(row.label) for row in rows)) if rows else len(label_title)
+    )
+    widths = [
+        max(len(heads[seat]), *(len(row.cells[seat]) for row in rows)) if rows else len(heads[seat])
+        for seat in range(players)
+    ]
+
+    def line(label: str, cells: Sequence[str], note: str = "") -> str:
+        text = f"{label:<{label_width}}  " + "  ".join(
+            f"{cell:>{width}}" for cell, width in zip(cells, widths, strict=True)
+        )
+        return f"{text}  {note}" if note else text
+
+    return [line(label_title, heads), *(line(row.label, row.cells, row.note) for row in rows)]
 
 
 class HandLike(Protocol):
@@ -225,6 +261,36 @@ class Match(ABC, Generic[HandT, ResultT]):
 
     def _clone_state(self, other: Any) -> None:
         """Copy the game's own mutable state into ``other`` (a shallow copy so far)."""
+
+    # -- the score sheet ------------------------------------------------------------------
+
+    def score_sheet(self) -> str:
+        """The score sheet as text: a line per hand, the game's closing lines (bonuses,
+        totals), then who won."""
+        rows = [*self._hand_rows(), *self._closing_rows()]
+        lines = format_sheet(self._hand_label, self.players, rows)
+        if self.result is not None:
+            lines.append(self._winners_line())
+        return "\n".join(lines)
+
+    _hand_label: ClassVar[str] = "hand"
+    """The first column's title (``round`` in Rami)."""
+
+    def _hand_rows(self) -> list[SheetRow]:
+        """A row per finished hand (the game's own cells and note)."""
+        raise NotImplementedError
+
+    def _closing_rows(self) -> list[SheetRow]:
+        """The rows after the hands: running scores, bonuses, totals."""
+        return []
+
+    def _winners_line(self) -> str:
+        winners = tuple(getattr(self.result, "winners", ()))
+        if len(winners) == 1:
+            return f"seat {winners[0]} wins"
+        if len(winners) == self.players:
+            return f"the {self._game_word} is tied"
+        return "winners: " + ", ".join(f"seat {seat}" for seat in winners)
 
     # -- records -------------------------------------------------------------------------
 

@@ -120,7 +120,7 @@ def test_section6_equal_totals_share_the_win() -> None:
     assert final is not None
     assert final.totals == (252, 252, 0)
     assert final.winners == (0, 1)
-    assert "winner(s): seat 0, seat 1" in game.score_sheet()
+    assert game.score_sheet().splitlines()[-1] == "winners: seat 0, seat 1"
 
 
 def test_finished_game_refuses_actions() -> None:
@@ -226,7 +226,7 @@ def test_game_record_errors() -> None:
 def test_score_sheet_lists_hands_bonuses_and_totals() -> None:
     game = play_example10(CarouselRules())
     lines = game.score_sheet().splitlines()
-    assert lines[0].split() == ["hand", "seat", "0", "seat", "1", "seat", "2", "how"]
+    assert lines[0].split() == ["hand", "seat", "0", "seat", "1", "seat", "2"]
     hands = lines[1:12]
     assert [line.split()[0] for line in hands] == [str(n) for n in range(1, 12)]
     assert hands[0].split() == ["1", "+37", "knock"]
@@ -235,10 +235,10 @@ def test_score_sheet_lists_hands_bonuses_and_totals() -> None:
     # The blank cells keep the columns: +45 sits under seat 1.
     assert hands[1].index("+45") > hands[0].index("+37")
     assert lines[12].split() == ["score", "162", "151", "120"]
-    assert lines[13].split() == ["game", "100", "100", "0"]
-    assert lines[14].split() == ["round", "0", "0", "75"]
+    assert lines[13].split() == ["game", "bonus", "100", "100", "0"]
+    assert lines[14].split() == ["round", "bonus", "0", "0", "75"]
     assert lines[15].split() == ["total", "262", "251", "195"]
-    assert lines[16] == "winner(s): seat 0"
+    assert lines[16] == "seat 0 wins"
     assert len(lines) == 17
 
 

@@ -22,7 +22,7 @@ from rummykit.games.carousel.hand import (
 )
 from rummykit.games.carousel.layout import LayoutCheck
 from rummykit.games.carousel.rules import CarouselRules
-from rummykit.match import Match
+from rummykit.match import Match, SheetRow
 
 __all__ = ["CarouselGame", "CarouselGameResult", "carousel_final_totals"]
 
@@ -157,18 +157,17 @@ class CarouselGame(Match[CarouselHand, CarouselGameResult]):
         """The current hand's observation for ``seat`` with the game scores."""
         return replace(self.hand.observation(seat), scores=self.scores, target=self.rules.target)
 
-    def score_sheet(self) -> str:
-        """One line per hand, then the bonuses and the totals."""
-        seats = range(self.players)
-        lines = ["hand  " + " ".join(f"{'seat ' + str(s):>8}" for s in seats) + "  how"]
-        for number, result in enumerate(self.results, start=1):
-            cells = " ".join(f"{('+' + str(p)) if p else '':>8}" for p in result.points)
-            lines.append(f"{number:>4}  {cells}  {result.reason}")
-        lines.append("score " + " ".join(f"{s:>8}" for s in self.scores))
+    def _hand_rows(self) -> list[SheetRow]:
+        return [
+            SheetRow(str(number), [f"+{p}" if p else "" for p in result.points], result.reason)
+            for number, result in enumerate(self.results, start=1)
+        ]
+
+    def _closing_rows(self) -> list[SheetRow]:
+        rows = [SheetRow("score", [str(s) for s in self.scores])]
         final = self.result
         if final is not None:
-            lines.append("game  " + " ".join(f"{b:>8}" for b in final.game_bonus))
-            lines.append("round " + " ".join(f"{b:>8}" for b in final.round_bonus))
-            lines.append("total " + " ".join(f"{t:>8}" for t in final.totals))
-            lines.append("winner(s): " + ", ".join(f"seat {w}" for w in final.winners))
-        return "\n".join(lines)
+            rows.append(SheetRow("game bonus", [str(b) for b in final.game_bonus]))
+            rows.append(SheetRow("round bonus", [str(b) for b in final.round_bonus]))
+            rows.append(SheetRow("total", [str(t) for t in final.totals]))
+        return rows

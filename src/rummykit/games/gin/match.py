@@ -22,7 +22,7 @@ from rummykit.games.gin.hand import GinHand, new_hand
 from rummykit.games.gin.observation import GinObservation
 from rummykit.games.gin.result import GinHandResult
 from rummykit.games.gin.rules import GinRules
-from rummykit.match import Match
+from rummykit.match import Match, SheetRow
 
 __all__ = ["GinMatch", "GinMatchResult", "final_totals"]
 
@@ -181,9 +181,8 @@ class GinMatch(Match[GinHand, GinMatchResult]):
 
     # -- score sheet and records -----------------------------------------------------
 
-    def score_sheet(self) -> str:
-        """The score sheet as text: one line per hand, then the bonuses and totals."""
-        lines = [f"{'hand':>4}  {'dealer':>6}  {'outcome':<9} {'seat 0':>7} {'seat 1':>7}"]
+    def _hand_rows(self) -> list[SheetRow]:
+        rows = []
         running = [0, 0]
         for number, (hand, result) in enumerate(
             zip(self.finished_hands, self.results, strict=True), start=1
@@ -192,24 +191,22 @@ class GinMatch(Match[GinHand, GinMatchResult]):
             if result.winner is not None:
                 running[result.winner] += result.points
                 cells[result.winner] = f"+{result.points}"
-            lines.append(
-                f"{number:>4}  {hand.dealer:>6}  {result.outcome:<9} "
-                f"{cells[0]:>7} {cells[1]:>7}   ({running[0]}-{running[1]})"
-            )
+            note = f"{result.outcome}, dealer {hand.dealer} ({running[0]}-{running[1]})"
+            rows.append(SheetRow(str(number), cells, note))
+        return rows
+
+    def _closing_rows(self) -> list[SheetRow]:
         final = self.result
-        if final is not None:
-            if final.shutout:
-                lines.append(
-                    f"shutout: seat {final.reached_target}'s hand points x"
-                    f"{self.rules.shutout_multiplier}"
-                )
-            lines.append(f"{'game bonus':<24} {final.game_bonus[0]:>7} {final.game_bonus[1]:>7}")
-            lines.append(
-                f"{'line bonus':<24} {final.line_bonus[0]:>7} {final.line_bonus[1]:>7}"
-                f"   ({final.hands_won[0]} and {final.hands_won[1]} hands won)"
+        if final is None:
+            return []
+        rows = []
+        if final.shutout:
+            multiplied = f"seat {final.reached_target}'s hand points x"
+            rows.append(
+                SheetRow("shutout", ["", ""], multiplied + str(self.rules.shutout_multiplier))
             )
-            lines.append(f"{'total':<24} {final.totals[0]:>7} {final.totals[1]:>7}")
-            lines.append(
-                "the match is tied" if final.winner is None else f"seat {final.winner} wins"
-            )
-        return "\n".join(lines)
+        won = f"{final.hands_won[0]} and {final.hands_won[1]} hands won"
+        rows.append(SheetRow("game bonus", [str(b) for b in final.game_bonus]))
+        rows.append(SheetRow("line bonus", [str(b) for b in final.line_bonus], won))
+        rows.append(SheetRow("total", [str(t) for t in final.totals]))
+        return rows
