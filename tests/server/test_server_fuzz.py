@@ -35,13 +35,11 @@ DOCUMENTED = {
 
 GAMES: dict[str, dict[str, Any]] = {
     "gin": {
-        "kinds": ["take_upcard", "pass", "draw_stock", "draw_discard", "discard", "knock"]
-        + ["big_gin", "lay_off"],
+        "kinds": "take_upcard pass draw_stock draw_discard discard knock big_gin lay_off".split(),
         "fields": ["card", "melds", "layoffs"],
     },
     "rami": {
-        "kinds": ["draw_stock", "take_discard", "open", "meld", "layoff", "swap_joker"]
-        + ["end_play", "discard"],
+        "kinds": "draw_stock take_discard open meld layoff swap_joker end_play discard".split(),
         "fields": ["card", "combos", "target", "joker_target", "joker_cards", "then"],
     },
     "carousel": {"kinds": ["draw", "meld", "end_turn", "knock"], "fields": ["layout"]},
