@@ -35,11 +35,29 @@ DOCUMENTED = {
 
 GAMES: dict[str, dict[str, Any]] = {
     "gin": {
-        "kinds": "take_upcard pass draw_stock draw_discard discard knock big_gin lay_off".split(),
+        "kinds": [
+            "take_upcard",
+            "pass",
+            "draw_stock",
+            "draw_discard",
+            "discard",
+            "knock",
+            "big_gin",
+            "lay_off",
+        ],
         "fields": ["card", "melds", "layoffs"],
     },
     "rami": {
-        "kinds": "draw_stock take_discard open meld layoff swap_joker end_play discard".split(),
+        "kinds": [
+            "draw_stock",
+            "take_discard",
+            "open",
+            "meld",
+            "layoff",
+            "swap_joker",
+            "end_play",
+            "discard",
+        ],
         "fields": ["card", "combos", "target", "joker_target", "joker_cards", "then"],
     },
     "carousel": {"kinds": ["draw", "meld", "end_turn", "knock"], "fields": ["layout"]},
