@@ -264,3 +264,18 @@ def test_replays_are_built_once_and_sent_compressed(client: TestClient) -> None:
     manager.replays.forget(table_id)
     client.portal.call(many)  # type: ignore[union-attr]
     assert manager.replays.builds == 2  # five requests at once: one build
+
+
+def test_every_limit_is_a_serve_option_with_the_config_default() -> None:
+    import inspect
+
+    from rummykit.cli import serve
+    from rummykit.serve_options import LIMIT_FIELDS
+    from rummykit.server import ServerConfig
+
+    defaults = ServerConfig()
+    parameters = inspect.signature(serve).parameters
+    for name in LIMIT_FIELDS:
+        assert parameters[name].default == getattr(defaults, name), name
+    assert parameters["replay_cache_mb"].default * 2**20 == defaults.replay_cache_bytes
+    assert parameters["public_url"].default is None and defaults.public_url is None

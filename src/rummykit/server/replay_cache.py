@@ -91,9 +91,9 @@ class ReplayCache:
         if entry is not None:
             self.size -= len(entry.compressed)
 
-    def forget_rematch(self, rematch_id: str) -> None:
-        """Drop the replay of the game whose rematch was ``rematch_id``."""
-        for table_id in [k for k, e in self._entries.items() if e.rematch_id == rematch_id]:
+    def forget_rematches(self, rematch_ids: set[str]) -> None:
+        """Drop the replays of the games whose rematches were ``rematch_ids``."""
+        for table_id in [k for k, e in self._entries.items() if e.rematch_id in rematch_ids]:
             self.forget(table_id)
 
     def __len__(self) -> int:

@@ -53,13 +53,10 @@ class TableResidency:
         self.resumed = 0
 
     async def start(self) -> None:
-        """Expire stale waiting tables, note the others, then resume and sweep in the
-        background."""
+        """Note the waiting tables in the database, then resume and sweep in the
+        background (the first sweep at once: it deletes the waiting tables that
+        expired while the server was down)."""
         manager = self.manager
-        ttl = self.config.waiting_table_ttl
-        if ttl > 0:
-            stale = await asyncio.to_thread(manager.store.waiting_ids, before=time.time() - ttl)
-            await self._delete_waiting(stale)
         self.dormant_waiting = set(await asyncio.to_thread(manager.store.waiting_ids))
         self.dormant_waiting.difference_update(manager.tables)
         for job in (self._resume(), self._sweep_forever()):
@@ -116,11 +113,11 @@ class TableResidency:
 
     async def _sweep_forever(self) -> None:
         while True:
-            await asyncio.sleep(self.interval)
             try:
                 await self.sweep()
             except Exception:  # a failing sweep (the database away) is tried again
                 log.exception("sweeping idle tables failed")
+            await asyncio.sleep(self.interval)
 
     async def sweep(self) -> None:
         """Let go of the tables nobody uses; delete the waiting ones that expired."""
@@ -161,31 +158,37 @@ class TableResidency:
 
     async def _delete_waiting(self, table_ids: list[str]) -> None:
         manager = self.manager
-        deleted = 0
-        for table_id in table_ids:
+        doomed: list[str] = []
+        held: dict[str, LiveTable] = {}
+        for table_id in dict.fromkeys(table_ids):
             table = manager.tables.get(table_id)
-            if table is not None and (table.status != "waiting" or not self._idle(table)):
-                continue
+            if table is not None:
+                if table.status != "waiting" or not self._idle(table):
+                    continue
+                held[table_id] = table
             # Out of reach first: nobody may load or join it while it is deleted.
             manager.tables.pop(table_id, None)
             manager.expiring.add(table_id)
-            try:
-                await manager.writer.commit(manager.store.delete_waiting(table_id))
-            except Exception:
-                log.exception("could not delete expired table %s", table_id)
-                if table is not None:
-                    manager.tables.setdefault(table_id, table)
-                continue
-            finally:
-                manager.expiring.discard(table_id)
-            self.dormant_waiting.discard(table_id)
-            deleted += 1
-            for origin in manager.tables.values():
-                if origin.rematch_id == table_id:
-                    origin.rematch_id = None
-                    manager.replays.forget(origin.id)
-            if table is not None and table.rematch_of:
+            doomed.append(table_id)
+        if not doomed:
+            return
+        try:
+            await manager.writer.commit(manager.store.delete_waiting(doomed))
+        except Exception:
+            log.exception("could not delete %d expired table(s)", len(doomed))
+            for table_id, table in held.items():
+                manager.tables.setdefault(table_id, table)
+            return
+        finally:
+            manager.expiring.difference_update(doomed)
+        gone = set(doomed)
+        self.dormant_waiting.difference_update(gone)
+        for origin in manager.tables.values():
+            if origin.rematch_id in gone:
+                origin.rematch_id = None
+                manager.replays.forget(origin.id)
+        for table in held.values():
+            if table.rematch_of:
                 manager.replays.forget(table.rematch_of)
-            manager.replays.forget_rematch(table_id)
-        if deleted:
-            log.info("deleted %d waiting table(s) nobody used", deleted)
+        manager.replays.forget_rematches(gone)
+        log.info("deleted %d waiting table(s) nobody used", len(doomed))

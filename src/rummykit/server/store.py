@@ -530,20 +530,22 @@ class Store:
             return [str(row.id) for row in connection.execute(query)]
 
     @staticmethod
-    def delete_waiting(table_id: str) -> Operation:
-        """Delete a table that never started (no actions); a finished table whose
-        rematch it was forgets it."""
+    def delete_waiting(table_ids: Sequence[str]) -> Operation:
+        """Delete tables that never started (no actions); the finished tables whose
+        rematches they were forget them. In slices, one statement each (a scan of the
+        table for the rematch links per slice, not per table)."""
 
         def run(connection: Connection) -> None:
-            deleted = connection.execute(
-                delete(tables_table).where(
-                    tables_table.c.id == table_id, tables_table.c.status == "waiting"
+            for start in range(0, len(table_ids), 500):
+                chunk = list(table_ids[start : start + 500])
+                connection.execute(
+                    delete(tables_table).where(
+                        tables_table.c.id.in_(chunk), tables_table.c.status == "waiting"
+                    )
                 )
-            )
-            if deleted.rowcount:
                 connection.execute(
                     update(tables_table)
-                    .where(tables_table.c.rematch_id == table_id)
+                    .where(tables_table.c.rematch_id.in_(chunk))
                     .values(rematch_id=None)
                 )
 
