@@ -179,7 +179,7 @@ async def replay(
     if not 1 <= len(table_id) <= 32:
         raise ServerError("not_found", "no such table")
     compressed = await manager.replays.compressed(table_id)
-    headers = {"Vary": "Accept-Encoding", "Cache-Control": "public, max-age=3600"}
+    headers = {"Vary": "Accept-Encoding"}
     if accepts_gzip(accept_encoding):
         headers["Content-Encoding"] = "gzip"
         return Response(compressed, media_type="application/json", headers=headers)
