@@ -36,6 +36,19 @@ def _rule_changes(rules_type: type[Any], texts: Iterable[str]) -> dict[str, Any]
     return changes
 
 
+def _load_plugins(load: list[str] | None) -> None:
+    """Import each ``--load`` module or file (it registers games or bots)."""
+    from rummykit.sim.registry import load_plugin
+
+    for target in load or ():
+        try:
+            load_plugin(target)
+        except (ImportError, OSError, ValueError) as error:
+            raise typer.BadParameter(
+                f"cannot load {target!r}: {error}", param_hint="--load"
+            ) from None
+
+
 @app.command()
 def play(
     variant: Annotated[
@@ -79,13 +92,8 @@ def play(
     ] = None,
 ) -> None:
     """Play a game in the terminal against bots."""
-    from rummykit.sim.registry import load_plugin
 
-    for plugin in load or ():
-        try:
-            load_plugin(plugin)
-        except (ImportError, OSError, ValueError) as error:
-            raise typer.BadParameter(str(error), param_hint="--load") from None
+    _load_plugins(load)
     from rummykit.catalog import find_variant
     from rummykit.errors import UnknownVariantError
     from rummykit.terminal import TerminalSession, card_style
@@ -112,7 +120,8 @@ def play(
     bots = _registered_bots(variant, bot, seats=others, seed=seed, rules=rules, players=seats)
     game: Any = game_type.new_game(rules, players=seats, seed=seed)
     screen = game_type.terminal_screen(game, card_text=card_style(), name=preset or variant)
-    TerminalSession(game, screen, dict(zip(others, bots, strict=True))).run()
+    session_bots = dict(zip(others, bots, strict=True))
+    TerminalSession(game, screen, session_bots, game_name=game_type.name).run()
 
 
 def _rules(rules_type: type[Any], base: Any, flags: dict[str, Any], options: list[str]) -> Any:
@@ -228,15 +237,7 @@ def serve(
     """Host tables: the lobby, the websocket protocol and the browser table."""
     import os
 
-    from rummykit.sim.registry import load_plugin
-
-    for target in load or ():
-        try:
-            load_plugin(target)
-        except (ImportError, OSError) as error:
-            raise typer.BadParameter(
-                f"cannot load {target!r}: {error}", param_hint="--load"
-            ) from None
+    _load_plugins(load)
 
     try:
         import uvicorn
@@ -330,16 +331,9 @@ def tournament(
     """Play bots against each other on paired deals and print the results table."""
     from rummykit.catalog import find_variant
     from rummykit.errors import UnknownBotError, UnknownVariantError
-    from rummykit.sim.registry import load_plugin
     from rummykit.sim.tournament import TournamentError, run_tournament
 
-    for target in load or ():
-        try:
-            load_plugin(target)
-        except (ImportError, OSError) as error:
-            raise typer.BadParameter(
-                f"cannot load {target!r}: {error}", param_hint="--load"
-            ) from None
+    _load_plugins(load)
     try:
         driver, _ = find_variant(variant)
     except UnknownVariantError as error:
@@ -396,13 +390,8 @@ def games(
 ) -> None:
     """List the games of the catalog: names, players, presets and bots."""
     from rummykit.catalog import variants
-    from rummykit.sim.registry import load_plugin
 
-    for target in load or ():
-        try:
-            load_plugin(target)
-        except (ImportError, OSError, ValueError) as error:
-            raise typer.BadParameter(str(error), param_hint="--load") from None
+    _load_plugins(load)
     for variant in variants():
         seats = (
             str(variant.min_players)
@@ -413,6 +402,52 @@ def games(
         if variant.preset_names:
             typer.echo(f"{'':<12} presets: {', '.join(variant.preset_names)}")
         typer.echo(f"{'':<12} bots: {', '.join(variant.bot_levels())}")
+
+
+@app.command()
+def rules(
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            help="gin, rami or carousel (a preset such as rami40 opens its game).",
+            metavar="GAME",
+        ),
+    ] = None,
+    section: Annotated[
+        str | None,
+        typer.Argument(
+            help="One rule (gin-3.2 or 3.2) or a whole section (3); default all.",
+            metavar="SECTION",
+        ),
+    ] = None,
+    lang: Annotated[str, typer.Option(help="The language of the pages: en or hi.")] = "en",
+) -> None:
+    """Print the rules of a game, or one section or rule of them; alone, list the games."""
+    from rummykit.catalog import get_variant
+    from rummykit.errors import UnknownRuleError, UnknownRulesPageError
+    from rummykit.rules import games as games_with_rules
+    from rummykit.rules import languages
+    from rummykit.terminal.rules_view import rules_text
+
+    if lang not in languages():
+        raise typer.BadParameter(f"the pages are in {', '.join(languages())}", param_hint="--lang")
+    if game is None:
+        for name in games_with_rules():
+            variant = get_variant(name)
+            presets = (
+                f" (presets: {', '.join(variant.preset_names)})" if variant.preset_names else ""
+            )
+            typer.echo(f"{name:<12} {variant.title}{presets}")
+        typer.echo("\nrummykit rules GAME prints a game's rules; rummykit rules gin 3.2 one rule.")
+        return
+    try:
+        text = rules_text(game, section, language=lang)
+    except UnknownRulesPageError as error:
+        raise typer.BadParameter(str(error), param_hint="GAME") from None
+    except UnknownRuleError as error:
+        raise typer.BadParameter(str(error), param_hint="SECTION") from None
+    # rules_text already chose plain or styled text for standard output.
+    typer.echo(text, nl=not text.endswith("\n"), color=True)
 
 
 @app.command()

@@ -207,21 +207,6 @@ class HighCardsGame(Match[HighCardsHand, GameResult]):
     def observation(self, seat: int) -> Observation:
         return self.hand.observation(seat)
 
-    @classmethod
-    def _from_record_start(
-        cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
-    ) -> HighCardsGame:
-        game = cls.__new__(cls)
-        Match.__init__(
-            game,
-            HighCardsRules.from_dict(record["rules"]),
-            players=int(record["players"]),
-            seed=seed,
-            first_dealer=int(record["first_dealer"]),
-            stored=stored,
-        )
-        return game
-
 
 class HighCardsTable(TurnBasedTableGame):
     action_type = PlayCard

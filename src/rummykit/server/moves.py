@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummykit.core import Event, IllegalActionError, InvalidActionError
+from rummykit.rules import cited_rule
 from rummykit.server.action_shapes import checked_action
 from rummykit.server.commit_queue import CommitQueue
 from rummykit.server.connections import Client, encode_json
@@ -55,6 +56,7 @@ class MovePipeline:
                     "not_your_turn",
                     f"seat {seat} cannot play now: it is seat {current}'s turn",
                     rule="not_your_turn",
+                    rule_id=cited_rule(table.adapter.name, "not_your_turn", None),
                 )
             shaped = checked_action(
                 table.adapter.name, action, getattr(table.game, "action_type", None)
@@ -78,7 +80,8 @@ class MovePipeline:
             raise ServerError("invalid_action", str(error)) from None
         except IllegalActionError as error:
             code = "not_your_turn" if error.code == "not_your_turn" else "illegal_action"
-            raise ServerError(code, str(error), rule=error.code) from None
+            rule_id = cited_rule(table.adapter.name, error.code, error.rule)
+            raise ServerError(code, str(error), rule=error.code, rule_id=rule_id) from None
         except Exception:
             log.exception("engine failure at table %s on %r", table.id, action)
             self.rebuild(table)

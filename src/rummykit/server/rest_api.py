@@ -20,6 +20,7 @@ from rummykit.server.protocol import PROTOCOL_VERSION, ServerError, load_json
 from rummykit.server.rate_limits import client_address
 from rummykit.server.replay_cache import accepts_gzip
 from rummykit.server.replays import row_summary
+from rummykit.server.rules_pages import rules_url
 from rummykit.server.schemas import ActBody, CreateTableBody, JoinBody, body
 from rummykit.server.tables import TableManager
 from rummykit.server.variants import ADAPTERS
@@ -52,6 +53,7 @@ async def variants() -> list[dict[str, Any]]:
             "options": [option.to_json() for option in adapter.rule_options()],
             "bot_levels": list(adapter.bot_levels),
             "default_bot_level": adapter.default_bot_level,
+            "rules_url": rules_url(adapter.name),
         }
         for adapter in ADAPTERS.values()
     ]

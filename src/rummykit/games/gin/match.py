@@ -10,7 +10,7 @@ game bonus, the line bonus for both players, shutout doubling, and the final tot
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -151,17 +151,6 @@ class GinMatch(Match[GinHand, GinMatchResult]):
     @classmethod
     def _stored_hands(cls, record: Mapping[str, Any]) -> list[list[Card]]:
         return [parse_cards(deck) for deck in record.get("decks", ())]
-
-    @classmethod
-    def _from_record_start(
-        cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
-    ) -> GinMatch:
-        # The public constructor takes no stored decks; the generic one does.
-        match = cls.__new__(cls)
-        rules = GinRules.from_dict(record.get("rules", {}))
-        first_dealer = int(record.get("first_dealer", 0))
-        Match.__init__(match, rules, players=2, seed=seed, first_dealer=first_dealer, stored=stored)
-        return match
 
     # -- state ------------------------------------------------------------------------
 
