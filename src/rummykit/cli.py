@@ -9,6 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
+from rummykit import serve_options as so
+
 app = typer.Typer(
     help="rummykit: rules-exact rummy. Play in the terminal, run bots, study the games.",
     no_args_is_help=True,
@@ -183,7 +185,7 @@ def serve(
     ] = 120.0,
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
     max_message_bytes: Annotated[
-        int, typer.Option(help="Largest websocket message accepted.")
+        int, typer.Option(help="Largest websocket message, and HTTP request body, accepted.")
     ] = 8192,
     rate_limit: Annotated[
         float, typer.Option(help="Messages a second allowed per connection (bursts of 2x).")
@@ -209,6 +211,28 @@ def serve(
             "the lobby offers them."
         ),
     ] = None,
+    public_url: so.PublicUrl = None,
+    forwarded_allow_ips: so.ForwardedAllowIps = None,
+    create_rate: so.CreateRate = 0.5,
+    create_burst: so.CreateBurst = 10,
+    act_rate: so.ActRate = 10.0,
+    act_burst: so.ActBurst = 40,
+    read_rate: so.ReadRate = 20.0,
+    read_burst: so.ReadBurst = 60,
+    max_waiting_tables_per_client: so.MaxWaitingTablesPerClient = 20,
+    max_waiting_tables: so.MaxWaitingTables = 2000,
+    waiting_table_ttl: so.WaitingTableTtl = 3600.0,
+    idle_table_seconds: so.IdleTableSeconds = 600.0,
+    finished_table_seconds: so.FinishedTableSeconds = 60.0,
+    resume_window: so.ResumeWindow = 600.0,
+    resume_max: so.ResumeMax = 500,
+    max_connections_per_client: so.MaxConnectionsPerClient = 32,
+    max_connections_per_table: so.MaxConnectionsPerTable = 100,
+    hello_timeout: so.HelloTimeout = 15.0,
+    body_timeout: so.BodyTimeout = 10.0,
+    header_timeout: so.HeaderTimeout = 10.0,
+    keep_alive_timeout: so.KeepAliveTimeout = 5.0,
+    replay_cache_mb: so.ReplayCacheMb = 64.0,
 ) -> None:
     """Host tables: the lobby, the websocket protocol and the browser table."""
     import os
@@ -219,6 +243,7 @@ def serve(
         import uvicorn
 
         from rummykit.server import ServerConfig, create_app
+        from rummykit.server.connection_guard import guarded_http_protocol
     except ImportError as error:
         typer.echo(
             f"the server needs the 'server' extra: pip install 'rummykit[server]' ({error})",
@@ -239,6 +264,9 @@ def serve(
         allow_seed=allow_seed,
         freeze_gc=True,
         sqlite_synchronous=sqlite_synchronous.upper(),
+        public_url=public_url or None,
+        replay_cache_bytes=int(replay_cache_mb * 1024 * 1024),
+        **{name: value for name, value in locals().items() if name in so.LIMIT_FIELDS},
     )
     typer.echo(f"rummykit table server on http://{host}:{port}/ (database {url.split('@')[-1]})")
     uvicorn.run(
@@ -249,6 +277,11 @@ def serve(
         ws_max_size=max(65536, max_message_bytes * 4),
         ws_per_message_deflate=ws_compression,
         access_log=log_level == "debug",
+        http=guarded_http_protocol(header_timeout),
+        timeout_keep_alive=max(1, round(keep_alive_timeout)),
+        h11_max_incomplete_event_size=16 * 1024,
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
 
 

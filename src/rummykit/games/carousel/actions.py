@@ -79,11 +79,12 @@ class CarouselAction:
                 raise InvalidActionError("a meld action needs a layout: a list of meld strings")
             return cls.meld(layout)
         simple = {"draw": _DRAW, "end_turn": _END_TURN, "knock": _KNOCK}
-        if kind not in simple:
+        if not isinstance(kind, str) or kind not in simple:  # any JSON value may come
             raise InvalidActionError(
-                f"unknown carousel action kind {kind!r}; expected draw, meld, end_turn or knock"
+                f"unknown carousel action kind {repr(kind)[:40]}; "
+                "expected draw, meld, end_turn or knock"
             )
-        return simple[str(kind)]
+        return simple[kind]
 
 
 _DRAW: Final = CarouselAction("draw")
