@@ -159,6 +159,7 @@ def test_installed_packages_register_games_through_entry_points(
         return [Entry()] if group == ENTRY_POINT_GROUP else []
 
     monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
-    monkeypatch.setattr(registry, "_LOADED", [])
+    monkeypatch.setattr(registry, "_STARTED", [])
+    monkeypatch.setattr(registry, "_DONE", [])
     assert NAME in variant_names()
     assert loaded == ["high-cards"]
