@@ -41,7 +41,6 @@ from rummykit.games.carousel.placement_quick import quick_placement
 from rummykit.games.carousel.rank_dp_layout import lay_out
 from rummykit.games.carousel.rank_dp_problem import RankDpSolution, Region, make_region, rings
 from rummykit.games.carousel.rank_dp_select import compiled_in_use, dp_for
-from rummykit.games.carousel.rules import placement_value
 from rummykit.melds import CAROUSEL_MELDS, MeldRules
 
 __all__ = ["Placement", "best_placement"]
@@ -161,12 +160,12 @@ def rank_dp_placement(
     table: Sequence[Sequence[int]],
     hand: Sequence[int],
     *,
+    floor: int = 0,
     rules: MeldRules = CAROUSEL_MELDS,
     decks: int = 2,
     joker_copy_limit: bool = True,
     objective: Literal["value", "count"] = "value",
     joker_value: int = 25,
-    floor: int = 0,
 ) -> Placement | None:
     """The rank DP of van Rijn, Takes and Vis (see :mod:`rummykit.games.carousel.rank_dp`):
     any number of jokers. :func:`best_placement` uses it when the quick moves leave
@@ -213,14 +212,7 @@ def rank_dp_placement(
         rules.min_size,
         rules.max_set_size,
     )
-    return Placement(
-        layout=tuple(layout),
-        cards=tuple(placed),
-        value=sum(placement_value(c, joker_value) for c in placed),
-        count=len(placed),
-        freed=tuple(sorted(freed)),
-        untouched=kept,
-    )
+    return Placement.laying(layout, placed, freed, kept, joker_value)
 
 
 def _choose_region(

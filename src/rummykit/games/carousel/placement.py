@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from rummykit.cards import Card, card_value_gin
+from rummykit.games.carousel.rules import placement_value
 
 __all__ = [
     "JOKER_TOKEN",
     "Placement",
+    "group_in_old_order",
     "homes",
     "objective_weights",
     "split_hand",
@@ -48,6 +50,26 @@ class Placement:
     """Declarations given up by freed table jokers (one per freed joker)."""
     untouched: int
     """How many melds of the old table appear unchanged in :attr:`layout`."""
+
+    @classmethod
+    def laying(
+        cls,
+        layout: Sequence[tuple[Card, ...]],
+        cards: Sequence[Card],
+        freed: Sequence[Card],
+        untouched: int,
+        joker_value: int,
+    ) -> Placement:
+        """The placement of a new table that lays ``cards``, valued as Carousel counts
+        them (a joker ``joker_value``)."""
+        return cls(
+            layout=tuple(layout),
+            cards=tuple(cards),
+            value=sum(placement_value(c, joker_value) for c in cards),
+            count=len(cards),
+            freed=tuple(sorted(freed)),
+            untouched=untouched,
+        )
 
 
 def split_hand(hand_cards: Sequence[Card]) -> tuple[dict[int, list[Card]], list[Card]]:
@@ -133,6 +155,20 @@ def homes(
             home[n] = index
             taken.add(index)
     return home
+
+
+def group_in_old_order(
+    cards: Sequence[Card], old: Sequence[Card], from_hand: set[int], tie: Callable[[Card], int]
+) -> tuple[Card, ...]:
+    """A changed group as a player expects it: the cards of the old meld it takes the
+    place of in that meld's order, then table cards, then hand cards (ids in
+    ``from_hand``), ``tie`` ordering the rest."""
+    order: dict[int, int] = {}
+    for position, card in enumerate(old):
+        order.setdefault(token(card), position)
+    return tuple(
+        sorted(cards, key=lambda c: (order.get(token(c), 99), int(c.physical) in from_hand, tie(c)))
+    )
 
 
 def untouched(old: Sequence[Sequence[Card]], new: Sequence[Sequence[Card]]) -> int:

@@ -21,6 +21,7 @@ from rummykit.cards import Card
 from rummykit.games.carousel.layout import IllegalLayoutError, check_layout
 from rummykit.games.carousel.placement import (
     Placement,
+    group_in_old_order,
     homes,
     objective_weights,
     split_hand,
@@ -36,7 +37,6 @@ from rummykit.games.carousel.placement_search import (
     solve_placement,
 )
 from rummykit.games.carousel.rank_dp_problem import NO_LIMIT
-from rummykit.games.carousel.rules import placement_value
 from rummykit.melds import MeldRules
 
 __all__ = ["REPAIR_BUDGET", "QuickPlacement", "quick_placement"]
@@ -116,14 +116,7 @@ def quick_placement(
         check_layout(
             melds, final, hand_cards, rules=rules, decks=decks, joker_copy_limit=joker_copy_limit
         )
-        return Placement(
-            layout=tuple(final),
-            cards=tuple(laid),
-            value=sum(placement_value(c, joker_value) for c in laid),
-            count=len(laid),
-            freed=tuple(sorted(gave_up)),
-            untouched=untouched(melds, final),
-        )
+        return Placement.laying(final, laid, gave_up, untouched(melds, final), joker_value)
 
     jokers_placed = all(not c.is_joker or c in hand_jokers for c in left)
     done: tuple[list[tuple[Card, ...]], list[Card], list[Card]] | None = None
@@ -357,19 +350,8 @@ def _place_changed(
         index = home.get(n, -1)
         faces = [table_face(c) for c in cards]
         if len({f % 13 for f in faces}) == 1:
-            order: dict[int, int] = {}
-            for position, card in enumerate(melds[index] if index >= 0 else ()):
-                order.setdefault(token(card), position)
-            shown = tuple(
-                sorted(
-                    cards,
-                    key=lambda c: (
-                        order.get(token(c), 99),
-                        int(c.physical) in from_hand,
-                        table_face(c),
-                    ),
-                )
-            )
+            old = melds[index] if index >= 0 else ()
+            shown = group_in_old_order(cards, old, from_hand, table_face)
         else:
             high = any(f % 13 == 12 for f in faces)
             shown = tuple(sorted(cards, key=lambda c: table_face(c) % 13 or (13 if high else 0)))

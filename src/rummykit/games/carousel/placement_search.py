@@ -33,7 +33,7 @@ The copy limit caps the slots of each face (real cards and declarations).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
@@ -190,26 +190,16 @@ class _Space:
     def build(
         cls, p: PlacementProblem, faces: Sequence[int], hand: Sequence[int], wild_max: int
     ) -> _Space:
-        real = [0] * 52
-        jokers = [0] * 52
-        opt = [0] * 52
-        limit = [0] * 52
-        cap = [0] * 52
-        weight = [0] * 52
         chosen = set(faces)
-        present = 0
-        items_at = [0] * 52
-        for k, face in enumerate(_ORDER):
-            cap[k] = p.cap[face]
-            weight[k] = p.weight[face]
-            if face in chosen:
-                real[k] = p.real[face]
-                jokers[k] = p.jokers[face]
-                opt[k] = hand[face]
-            items = items_at[k] = real[k] + jokers[k] + opt[k]
-            limit[k] = min(cap[k], items + wild_max)
-            if limit[k]:
-                present |= 1 << k
+        cap = [p.cap[face] for face in _ORDER]
+        weight = [p.weight[face] for face in _ORDER]
+        # Faces outside the problem have no items: only wild jokers can go there.
+        real = [p.real[face] if face in chosen else 0 for face in _ORDER]
+        jokers = [p.jokers[face] if face in chosen else 0 for face in _ORDER]
+        opt = [hand[face] if face in chosen else 0 for face in _ORDER]
+        items_at = [real[k] + jokers[k] + opt[k] for k in range(52)]
+        limit = [min(cap[k], items_at[k] + wild_max) for k in range(52)]
+        present = sum(1 << k for k in range(52) if limit[k])
         last = max((_POSITION[f] for f in faces), default=-1) + 1
         n = 52 if wild_max else last
         potential, frozen, goal = _reach(p, n, real, jokers, opt, items_at, weight, wild_max)
@@ -268,14 +258,11 @@ def _reach(
             continue
         latest = -1
         for meld in through[q]:
-            absent = 0
-            for g in meld:
-                if not items_at[g]:
-                    absent += 1
+            reals = [g for g in meld if items_at[g]]
+            absent = len(meld) - len(reals)
             if absent > wild_max:
                 continue
             spare = wild_max - absent  # faces below the start that jokers can fill
-            reals = [g for g in meld if items_at[g]]
             start = reals[spare] if spare < len(reals) else q
             if start > latest:
                 latest = start
@@ -297,7 +284,9 @@ def _reach(
 _Steps = list[tuple[int, int, int, int]]
 """The search's path: (0, position, anchor, 0) starts a meld, (1, position, freed x,
 items) closes a face, (2, next position, runs extended, 0) extends open runs."""
-_Visit = Callable[[int, int, int, int, int, int, int, int, int, int, int], int]
+_Start = tuple[int, int, int, int, int, int, int]
+"""A meld started (see :func:`_meld_starts`): (anchor index, slots, jokers placed,
+wild slots promised, faces with no room, faces with room for one, runs opened)."""
 
 
 def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, int] | None:
@@ -315,7 +304,7 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
     path: _Steps = []
     best: list[tuple[int, _Steps, int, int]] = []
     threshold = floor
-    start_melds = _meld_starts(space, path)
+    start_melds = _meld_starts(space)
 
     def visit(
         k: int,
@@ -367,9 +356,16 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
         used = rest & _FIELD
         # A meld starts at its lowest real card: one must be left here.
         if used < items_at[k]:
-            result = start_melds(
-                visit, k, j, u, placed, pending, freed, full, one, score, pipe, fresh
-            )
+            for idx, nu, nplaced, npending, nfull, none, opens in start_melds(
+                k, j, u, placed, pending, full, one
+            ):
+                path.append((0, k, idx, 0))
+                found = visit(
+                    k, idx, nu, nplaced, npending, freed, nfull, none, score, pipe, fresh + opens
+                )
+                path.pop()
+                if found > result:
+                    result = found
         # Close the face: x of its jokers freed, ``reals`` slots hold its own items; the
         # suit's open runs move one face on, and the next face may extend its suit's.
         if used <= cap[k]:
@@ -442,18 +438,13 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
     return best[0] if best else None
 
 
-def _meld_starts(space: _Space, path: _Steps) -> Callable[..., int]:
+def _meld_starts(space: _Space) -> Callable[[int, int, int, int, int, int, int], Iterator[_Start]]:
     """The search's first kind of move: start a meld whose lowest real card is at the
     position. A group, or a run up to a high ace, is chosen whole; other runs start at
-    their shortest and stay open (``fresh`` counts them). Slots that only a wild joker
+    their shortest and stay open (counted as runs opened). Slots that only a wild joker
     can fill are promised (``pending``) and must stay within the jokers."""
-    table = space.table
-    anchors = space.anchors
-    present = space.present
-    wild_max = space.wild_max
-    old = space.old
-    limit = space.limit
-    items_at = space.items_at
+    table, anchors, present, old = space.table, space.anchors, space.present, space.old
+    wild_max, limit, items_at = space.wild_max, space.limit, space.items_at
 
     def anchors_at(k: int) -> tuple[_Anchor, ...]:
         found = [a for a in table[k] if not a[0] & ~present and a[2] <= wild_max]
@@ -462,20 +453,10 @@ def _meld_starts(space: _Space, path: _Steps) -> Callable[..., int]:
         return result
 
     def start_melds(
-        visit: _Visit,
-        k: int,
-        j: int,
-        u: int,
-        placed: int,
-        pending: int,
-        freed: int,
-        full: int,
-        one: int,
-        score: int,
-        pipe: int,
-        fresh: int,
-    ) -> int:
-        result = _NEG
+        k: int, j: int, u: int, placed: int, pending: int, full: int, one: int
+    ) -> Iterator[_Start]:
+        """The melds that can start at position ``k`` (anchors from ``j`` on), in order,
+        each with the state it leads to."""
         options = anchors[k] or anchors_at(k)
         for idx in range(j, len(options)):
             mask, inc, n_below, below, _faces, opens = options[idx]
@@ -506,24 +487,7 @@ def _meld_starts(space: _Space, path: _Steps) -> Callable[..., int]:
                         nfull |= bit
                 if not ok:
                     continue
-            path.append((0, k, idx, 0))
-            found = visit(
-                k,
-                idx,
-                u + inc,
-                placed + n_below,
-                pending + extra - n_below,
-                freed,
-                nfull,
-                none,
-                score,
-                pipe,
-                fresh + opens,
-            )
-            path.pop()
-            if found > result:
-                result = found
-        return result
+            yield idx, u + inc, placed + n_below, pending + extra - n_below, nfull, none, opens
 
     return start_melds
 

@@ -15,7 +15,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rummykit.cards import Card
-from rummykit.games.carousel.placement import JOKER_TOKEN, homes, token, token_face
+from rummykit.games.carousel.placement import (
+    JOKER_TOKEN,
+    group_in_old_order,
+    homes,
+    token,
+    token_face,
+)
 from rummykit.games.carousel.rank_dp_problem import RankDpSolution, Region
 
 __all__ = ["lay_out"]
@@ -195,16 +201,7 @@ def _physical_layout(
         index = home.get(n, -1)
         cards = tuple(pool[t].pop(0) for t in tokens)
         if _same_rank(tokens):
-            # Groups: the old meld's cards in their order, then table cards, then the hand.
-            order: dict[int, int] = {}
-            for position, card in enumerate(melds[index] if index >= 0 else ()):
-                order.setdefault(token(card), position)
-            cards = tuple(
-                sorted(
-                    cards,
-                    key=lambda c: (order.get(token(c), 99), int(c.physical) in from_hand, c),
-                )
-            )
+            cards = group_in_old_order(cards, melds[index] if index >= 0 else (), from_hand, int)
         if index >= 0:
             result[index] = cards
         else:

@@ -113,23 +113,15 @@ def make_region(
             and int(c.declared if c.is_joker else c) % 13 >= 11  # type: ignore[arg-type]
             for c in meld
         )
+        inside = index in opened
         for card in meld:
-            if card.is_joker:
-                face = declared_face(card, "on the table")
-                if index in opened:
-                    jokers[face] += 1
-                    joker_items.setdefault(face, []).append((card, is_run))
-                else:
-                    decl_ext[face] += 1
-                    continue
-            else:
-                face = card.face
-                if index in opened:
-                    real[face] += 1
-                    table_items.setdefault(face, []).append((card, is_run))
-                else:
-                    real_ext[face] += 1
-                    continue
+            joker = card.is_joker
+            face = declared_face(card, "on the table") if joker else card.face
+            if not inside:  # a locked meld only limits the copies and the freeing
+                (decl_ext if joker else real_ext)[face] += 1
+                continue
+            (jokers if joker else real)[face] += 1
+            (joker_items if joker else table_items).setdefault(face, []).append((card, is_run))
             if is_run:
                 in_runs[face] += 1
                 if high and face % 13 == 0:

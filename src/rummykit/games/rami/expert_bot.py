@@ -50,11 +50,14 @@ from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.candidates import combination_faces
 from rummykit.games.rami.expert_levels import LEVEL_PARAMS, LEVELS, Level, LevelParams
 from rummykit.games.rami.heuristic_bot import (
+    PhaseBot,
     RamiHeuristicBot,
     _meld_ok,
     _partners,
     _without,
     bundled_takes,
+    cheapest_discard,
+    next_player_wants,
 )
 from rummykit.games.rami.layoffs import (
     hand_left_playable,
@@ -77,7 +80,7 @@ _HYPOTHETICAL: Final = tuple(
 collides with a card of the hand (the solvers only look at faces)."""
 
 
-class RamiExpertBot:
+class RamiExpertBot(PhaseBot):
     """Rami bot with levels ``easy`` < ``medium`` < ``hard`` < ``expert`` (module doc)."""
 
     def __init__(
@@ -117,14 +120,7 @@ class RamiExpertBot:
         self._out_cache.clear()  # its entries hold for one table only
         if len(self._down_cache) > 50_000:
             self._down_cache.clear()
-        phase = observation.phase
-        if phase == "draw":
-            return self._draw(observation, legal_actions)
-        if phase == "play":
-            return self._play(observation, legal_actions)
-        if phase == "discard":
-            return self._discard(observation, legal_actions)
-        return legal_actions[0]
+        return super().act(observation, legal_actions)
 
     # -- what the seat knows ------------------------------------------------------------
 
@@ -521,7 +517,7 @@ class RamiExpertBot:
         order = self._candidates(obs, legal)
         pairs = [] if opened else self._draw_pairs(unseen)
         triples = [] if opened else self._draw_triples(unseen)
-        feeds, wanted = _feeding(obs)
+        feeds, wanted = next_player_wants(obs)
         best: RamiAction | None = None
         best_score = 0.0
         seen_faces: set[int] = set()
@@ -560,33 +556,25 @@ class RamiExpertBot:
         unseen = self._unseen(obs)
         danger = self._danger(obs)
         faces = [FACES[c] for c in obs.hand]
-        feeds, wanted = _feeding(obs)
-        best: RamiAction | None = None
-        best_cost = (0.0, 0)
-        for action in legal:
-            card = action.card
-            assert card is not None
-            face = FACES[card]
-            if face == JOKER_FACE:
-                cost = (10_000.0, card)
-            else:
-                keep = 0.0
-                for other in faces:
-                    if other in (face, JOKER_FACE):
-                        continue
-                    outs = _completions(face, other, unseen)
-                    if outs >= 0:
-                        keep += params.live_base + params.live_per * min(outs, 4)
-                score = keep - values[card] * (1.0 + params.danger_value * danger)
-                if feeds >> face & 1:
-                    score += params.opened_feed
-                if wanted and _partners(face, wanted):
-                    score += 12
-                cost = (score, card)
-            if best is None or cost < best_cost:
-                best, best_cost = action, cost
-        assert best is not None
-        return best
+        feeds, wanted = next_player_wants(obs)
+        cost: dict[int, float] = {}
+        for card, face in zip(obs.hand, faces, strict=True):
+            if face == JOKER_FACE or face in cost:
+                continue
+            keep = 0.0
+            for other in faces:
+                if other in (face, JOKER_FACE):
+                    continue
+                outs = _completions(face, other, unseen)
+                if outs >= 0:
+                    keep += params.live_base + params.live_per * min(outs, 4)
+            score = keep - values[card] * (1.0 + params.danger_value * danger)
+            if feeds >> face & 1:
+                score += params.opened_feed
+            if wanted and _partners(face, wanted):
+                score += 12
+            cost[face] = score
+        return cheapest_discard(legal, cost)
 
     def _candidates(self, obs: RamiObservation, legal: Sequence[RamiAction]) -> list[RamiAction]:
         """Discards ordered by the heuristic's cost (its first choice first); jokers last."""
@@ -663,17 +651,3 @@ def make_rami_expert(
 ) -> RamiExpertBot:
     """Factory for the tournament registry."""
     return RamiExpertBot(seed=seed, rules=rules, players=players, level=level)
-
-
-def _feeding(obs: RamiObservation) -> tuple[int, list[int]]:
-    """What a discard would give the next player: the faces the table's combinations
-    accept when that player has opened (a bit mask), and the faces of the cards that
-    player took from the pile and still holds."""
-    following = obs.active[(obs.active.index(obs.seat) + 1) % len(obs.active)]
-    feeds = 0
-    if obs.opened[following]:
-        for combo in obs.table:
-            feeds |= combo.accepts
-            if combo.shift_face >= 0:
-                feeds |= 1 << combo.shift_face
-    return feeds, [FACES[k] for k in obs.known_cards[following]]
