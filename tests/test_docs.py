@@ -1,0 +1,150 @@
+"""The README and the documentation: every example runs, every link leads somewhere.
+
+* Every ``>>>`` example in ``README.md``, ``CHANGELOG.md`` and ``docs/**/*.md`` (and the
+  packaged rules pages, ``src/rummykit/rules/**/*.md``) runs as a doctest, one namespace
+  per file, from the repository root, with ``ELLIPSIS`` and ``NORMALIZE_WHITESPACE``: the
+  output a page shows is the output the code gives.
+* A fenced Python block is either such an example (``pycon``) or includes a file of
+  ``examples/`` (``--8<-- "examples/..."``), which other tests run. Commands that cannot
+  run here (a server, a Ray cluster) are ``bash`` or ``console`` blocks.
+* Every ``rummykit.…`` name written in code resolves to a module or an attribute.
+* Every relative link of a Markdown file leads to a file that exists, and no file links
+  outside the repository (``mkdocs build --strict`` checks the site's links and anchors
+  too; this test also covers the README and the changelog, which the site does not
+  contain as they stand).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import importlib.util
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = sorted(
+    [
+        ROOT / "README.md",
+        ROOT / "CHANGELOG.md",
+        *(ROOT / "docs").rglob("*.md"),
+        *(ROOT / "src" / "rummykit" / "rules").rglob("*.md"),
+    ]
+)
+IDS = [str(page.relative_to(ROOT)) for page in PAGES]
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+# Pages whose examples need the optional research extra ([rl]).
+NEEDS = {"docs/rl.md": ("numpy", "gymnasium", "pettingzoo")}
+
+FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+|~~~+)(?P<info>[^\n`]*)$", re.M)
+LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)|!\[[^\]\n]*\]\(([^)\s]+)\)")
+CODE_NAME = re.compile(r"`(rummykit(?:\.[A-Za-z_]\w*)+)")
+NOT_NAMES = {"rummykit.db"}  # the server's default SQLite file
+
+
+def fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """(info string, body) of every fenced code block of a Markdown text."""
+    blocks: list[tuple[str, str]] = []
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        match = FENCE.match(lines[index])
+        if match is None:
+            index += 1
+            continue
+        fence = match["fence"]
+        body: list[str] = []
+        index += 1
+        while index < len(lines) and not lines[index].strip().startswith(fence):
+            body.append(lines[index])
+            index += 1
+        blocks.append((match["info"].strip().lower(), "\n".join(body)))
+        index += 1
+    return blocks
+
+
+@pytest.mark.parametrize("page", PAGES, ids=IDS)
+def test_examples_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    name = str(page.relative_to(ROOT))
+    missing = [m for m in NEEDS.get(name, ()) if importlib.util.find_spec(m) is None]
+    if missing:
+        pytest.skip(f"{name} needs {', '.join(missing)} (the [rl] extra)")
+    monkeypatch.chdir(ROOT)
+    # A closing fence would read as expected output: blank the fence lines (keeping the
+    # line numbers of the examples).
+    text = FENCE.sub("", page.read_text(encoding="utf-8"))
+    test = doctest.DocTestParser().get_doctest(text, {"__name__": "__docs__"}, name, str(page), 0)
+    report = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    try:
+        runner.run(test, out=report.write)
+    finally:
+        test.globs.clear()
+    assert runner.failures == 0, f"{name}: examples fail\n{report.getvalue()}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=IDS)
+def test_python_blocks_are_examples(page: Path) -> None:
+    for info, body in fenced_blocks(page.read_text(encoding="utf-8")):
+        language = info.split()[0] if info else ""
+        if language not in ("python", "py", "pycon", "python3"):
+            continue
+        include = re.fullmatch(r'\s*--8<-- "(examples/[\w./-]+\.py)"\s*', body)
+        if include is not None:
+            assert (ROOT / include[1]).is_file(), include[1]
+            continue
+        assert language == "pycon" and ">>>" in body, (
+            f"{page.name}: a Python block that is not a >>> example (write it as a pycon "
+            f"doctest with its output, or as a bash/console block):\n{body[:300]}"
+        )
+
+
+def _resolves(dotted: str) -> bool:
+    parts = dotted.split(".")
+    for length in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:length]))
+        except ImportError:
+            continue
+        try:
+            for part in parts[length:]:
+                found = getattr(found, part)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+@pytest.mark.parametrize("page", PAGES, ids=IDS)
+def test_names_in_code_resolve(page: Path) -> None:
+    names = set(CODE_NAME.findall(page.read_text(encoding="utf-8"))) - NOT_NAMES
+    if any(name.startswith("rummykit.rl.") for name in names):
+        pytest.importorskip("pettingzoo")
+    unresolved = sorted(name for name in names if not _resolves(name))
+    assert not unresolved, f"{page.name} names what does not exist: {unresolved}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=IDS)
+def test_relative_links_lead_to_files(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    assert "../shared" not in text, f"{page.name} refers to a folder outside the repository"
+    for match in LINK.finditer(text):
+        target = match[1] or match[2]
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith(("#", "/")):
+            continue
+        path = (page.parent / target.split("#")[0]).resolve()
+        assert path.is_relative_to(ROOT), f"{page.name} links outside the repository: {target}"
+        assert path.exists(), f"{page.name} links to a missing file: {target}"
+
+
+def test_every_page_is_in_the_site() -> None:
+    """Each page under docs/ is in the navigation (mkdocs only warns about orphans)."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    listed = set(re.findall(r"([\w/.-]+\.md)\s*$", config, re.M))
+    pages = {str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")}
+    assert pages - listed == set(), "pages missing from mkdocs.yml's nav"
+    assert listed - pages == set(), "mkdocs.yml lists pages that do not exist"
