@@ -7,6 +7,10 @@
 * A fenced Python block is either such an example (``pycon``) or includes a file of
   ``examples/`` (``--8<-- "examples/..."``), which other tests run. Commands that cannot
   run here (a server, a Ray cluster) are ``bash`` or ``console`` blocks.
+* A ``console`` block is a session of ``rummykit`` commands (``$ rummykit games``,
+  ``$ printf 'hint\\nquit\\n' | rummykit play gin --seed 7``): each runs through the command
+  line's test runner and prints what the page shows. Commands that cannot run here are
+  ``bash`` blocks, without output.
 * Every ``rummykit.…`` name written in code resolves to a module or an attribute.
 * Every relative link of a Markdown file leads to a file that exists, and no file links
   outside the repository (``mkdocs build --strict`` checks the site's links and anchors
@@ -21,6 +25,7 @@ import importlib
 import importlib.util
 import io
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -100,6 +105,66 @@ def test_python_blocks_are_examples(page: Path) -> None:
         assert language == "pycon" and ">>>" in body, (
             f"{page.name}: a Python block that is not a >>> example (write it as a pycon "
             f"doctest with its output, or as a bash/console block):\n{body[:300]}"
+        )
+
+
+RUNNABLE = {"play", "games", "version", "tournament", "rules"}
+"""``rummykit`` commands a console block may show: they run offline, in a moment."""
+
+
+def console_sessions(text: str) -> list[tuple[str, str]]:
+    """(command, expected output) of every ``$`` line of every console block."""
+    sessions: list[tuple[str, str]] = []
+    for info, body in fenced_blocks(text):
+        if info.split()[:1] != ["console"]:
+            continue
+        command: str | None = None
+        output: list[str] = []
+        for line in [*body.splitlines(), "$ "]:
+            if line.startswith("$ "):
+                if command is not None:
+                    sessions.append((command, "\n".join(output)))
+                command, output = line[2:].strip(), []
+            elif command is None:
+                raise AssertionError(f"a console block starts without a command: {line!r}")
+            else:
+                output.append(line)
+    return sessions
+
+
+def _run_console(command: str) -> str:
+    from typer.testing import CliRunner
+
+    from rummykit.cli import app
+
+    stdin = ""
+    words = shlex.split(command)
+    if words[:1] == ["printf"]:
+        assert words[2] == "|", f"pipe printf's text into rummykit: {command}"
+        stdin = words[1].encode().decode("unicode_escape")
+        words = words[3:]
+    assert words[:1] == ["rummykit"] and words[1:2] and words[1] in RUNNABLE, (
+        f"a console block shows only rummykit {'/'.join(sorted(RUNNABLE))} sessions "
+        f"(show other commands in a bash block): {command}"
+    )
+    result = CliRunner().invoke(app, words[1:], input=stdin)
+    return result.output
+
+
+@pytest.mark.parametrize("page", PAGES, ids=IDS)
+def test_console_sessions_print_what_is_shown(
+    page: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sessions = console_sessions(page.read_text(encoding="utf-8"))
+    if not sessions:
+        return
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("NO_COLOR", "1")
+    checker = doctest.OutputChecker()
+    for command, expected in sessions:
+        got = _run_console(command)
+        assert checker.check_output(expected.strip() + "\n", got.strip() + "\n", FLAGS), (
+            f"{page.name}: $ {command}\n--- shown:\n{expected}\n--- printed:\n{got}"
         )
 
 
