@@ -26,6 +26,7 @@ import importlib.util
 import io
 import re
 import shlex
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,33 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
     return blocks
 
 
+@pytest.fixture
+def isolated_catalog() -> Iterator[None]:
+    """Bots and plugins a page registers are forgotten after it (pages may load the
+    example plugin, tests may load it again later and expect its bots registered)."""
+    import sys
+
+    from rummykit import catalog
+    from rummykit.catalog import bots
+    from rummykit.sim import registry
+
+    catalog.variants()  # the built-in games and bots, registered before the snapshot
+    saved_bots = dict(bots._BOTS)
+    saved_plugins = dict(registry._PLUGIN_FILES)
+    saved_modules = {name for name in sys.modules if name.startswith("rummykit_plugin_")}
+    try:
+        yield
+    finally:
+        bots._BOTS.clear()
+        bots._BOTS.update(saved_bots)
+        registry._PLUGIN_FILES.clear()
+        registry._PLUGIN_FILES.update(saved_plugins)
+        for name in [n for n in sys.modules if n.startswith("rummykit_plugin_")]:
+            if name not in saved_modules:
+                del sys.modules[name]
+
+
+@pytest.mark.usefixtures("isolated_catalog")
 @pytest.mark.parametrize("page", PAGES, ids=IDS)
 def test_examples_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     name = str(page.relative_to(ROOT))
@@ -151,10 +179,9 @@ def _run_console(command: str) -> str:
     return result.output
 
 
+@pytest.mark.usefixtures("isolated_catalog")
 @pytest.mark.parametrize("page", PAGES, ids=IDS)
-def test_console_sessions_print_what_is_shown(
-    page: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_console_sessions_print_what_is_shown(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sessions = console_sessions(page.read_text(encoding="utf-8"))
     if not sessions:
         return
