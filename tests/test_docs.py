@@ -8,9 +8,9 @@
   ``examples/`` (``--8<-- "examples/..."``), which other tests run. Commands that cannot
   run here (a server, a Ray cluster) are ``bash`` or ``console`` blocks.
 * A ``console`` block is a session of ``rummykit`` commands (``$ rummykit games``,
-  ``$ printf 'hint\\nquit\\n' | rummykit play gin --seed 7``): each runs through the command
-  line's test runner and prints what the page shows. Commands that cannot run here are
-  ``bash`` blocks, without output.
+  ``$ printf 'hint\\nquit\\n' | rummykit play gin --seed 7``): each runs as
+  ``python -m rummykit`` in a fresh process and prints what the page shows. Commands
+  that cannot run here are ``bash`` blocks, without output.
 * Every ``rummykit.…`` name written in code resolves to a module or an attribute.
 * Every relative link of a Markdown file leads to a file that exists, and no file links
   outside the repository (``mkdocs build --strict`` checks the site's links and anchors
@@ -24,8 +24,11 @@ import doctest
 import importlib
 import importlib.util
 import io
+import os
 import re
 import shlex
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -161,10 +164,8 @@ def console_sessions(text: str) -> list[tuple[str, str]]:
 
 
 def _run_console(command: str) -> str:
-    from typer.testing import CliRunner
-
-    from rummykit.cli import app
-
+    """The command's output (standard output and error), run as ``python -m rummykit`` in
+    a process of its own: what a person sees, whatever this process has registered."""
     stdin = ""
     words = shlex.split(command)
     if words[:1] == ["printf"]:
@@ -175,18 +176,25 @@ def _run_console(command: str) -> str:
         f"a console block shows only rummykit {'/'.join(sorted(RUNNABLE))} sessions "
         f"(show other commands in a bash block): {command}"
     )
-    result = CliRunner().invoke(app, words[1:], input=stdin)
-    return result.output
+    environment = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
+    finished = subprocess.run(
+        [sys.executable, "-m", "rummykit", *words[1:]],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=environment,
+        timeout=300,
+        check=False,
+    )
+    return finished.stdout + finished.stderr
 
 
-@pytest.mark.usefixtures("isolated_catalog")
 @pytest.mark.parametrize("page", PAGES, ids=IDS)
-def test_console_sessions_print_what_is_shown(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_console_sessions_print_what_is_shown(page: Path) -> None:
     sessions = console_sessions(page.read_text(encoding="utf-8"))
     if not sessions:
         return
-    monkeypatch.chdir(ROOT)
-    monkeypatch.setenv("NO_COLOR", "1")
     checker = doctest.OutputChecker()
     for command, expected in sessions:
         got = _run_console(command)
