@@ -45,4 +45,7 @@ if [ "$status" -eq 5 ]; then
     echo "no tests were collected" >&2
     exit 1
 fi
+if [ "$status" -eq 0 ]; then
+    bash scripts/check_wheel.sh .venv/bin/python
+fi
 exit "$status"

@@ -27,6 +27,8 @@ __all__ = [
     "PlayerQuitError",
     "RummykitError",
     "UnknownBotError",
+    "UnknownRuleError",
+    "UnknownRulesPageError",
     "UnknownVariantError",
 ]
 
@@ -110,11 +112,11 @@ class IllegalActionError(RummykitError):
         card: int | None = None,
         rule: str | None = None,
     ) -> None:
-        from rummykit.cards import Card
-
         super().__init__(message, code=code)
         self.seat = seat
-        self.card = None if card is None else Card(card)
+        # The card's id (``rummykit.cards.format_card`` names it): the error tree sits
+        # below the card module, which raises its errors.
+        self.card = None if card is None else int(card)
         self.rule = rule
 
 
@@ -128,6 +130,18 @@ class UnknownBotError(RummykitError):
     """No bot of that name is registered for the game, or it cannot run yet."""
 
     default_code = "unknown_bot"
+
+
+class UnknownRulesPageError(RummykitError):
+    """No rules page for that game, or none in that language (:mod:`rummykit.rules`)."""
+
+    default_code = "unknown_rules_page"
+
+
+class UnknownRuleError(RummykitError):
+    """No rule or section of that id on the game's rules page."""
+
+    default_code = "unknown_rule"
 
 
 class BotError(RummykitError):

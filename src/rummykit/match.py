@@ -47,7 +47,8 @@ class HandLike(Protocol):
 
     def apply(self, action: Any) -> list[Event]: ...
 
-    def check(self, action: Any) -> None: ...
+    def check(self, action: Any) -> object:
+        """Raise if illegal; what it returns (a game's check of a meld) is the game's."""
 
     def clone(self) -> Any: ...
 
@@ -69,6 +70,8 @@ class Match(ABC, Generic[HandT, ResultT]):
     rules_type: ClassVar[type[Any]]
     record_players: ClassVar[bool] = True
     """Whether records name the number of players (not for a two-player-only game)."""
+    fixed_players: ClassVar[int] = 2
+    """The number of players of a game whose records do not name it."""
 
     rules: Any
     players: int
@@ -177,10 +180,11 @@ class Match(ABC, Generic[HandT, ResultT]):
         """The current hand's finite legal actions (none once the game is over)."""
         return [] if self.is_over else self.hand.legal_actions()
 
-    def check(self, action: Any) -> None:
-        """Raise :class:`IllegalActionError` if ``action`` is illegal now."""
+    def check(self, action: Any) -> object:
+        """Raise :class:`IllegalActionError` if ``action`` is illegal now; else return
+        what the hand's check returns (``None``, or what a game's check found)."""
         self._refuse_when_over(action)
-        self.hand.check(action)
+        return self.hand.check(action)
 
     def _refuse_when_over(self, action: Any) -> None:
         if self.is_over:
@@ -256,8 +260,19 @@ class Match(ABC, Generic[HandT, ResultT]):
         return game
 
     @classmethod
-    @abstractmethod
     def _from_record_start(
         cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
     ) -> Any:
-        """The game as dealt before the record's first action."""
+        """The game as dealt before the record's first action: the generic constructor,
+        since a game's public one takes no stored decks."""
+        game = cls.__new__(cls)
+        players = int(record["players"]) if cls.record_players else cls.fixed_players
+        Match.__init__(
+            game,
+            cls.rules_type.from_dict(record.get("rules", {})),
+            players=players,
+            seed=seed,
+            first_dealer=int(record.get("first_dealer", 0)),
+            stored=stored,
+        )
+        return game

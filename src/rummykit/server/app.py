@@ -2,9 +2,9 @@
 
 ``create_app(ServerConfig(...))`` builds the app; ``rummykit serve`` runs it with
 uvicorn. Each concern is its own router module (:mod:`~rummykit.server.rest_api`,
-:mod:`~rummykit.server.websocket`, :mod:`~rummykit.server.pages`); they reach the
-table manager and the configuration through ``app.state``
-(:mod:`~rummykit.server.app_state`).
+:mod:`~rummykit.server.websocket`, :mod:`~rummykit.server.pages`,
+:mod:`~rummykit.server.rules_pages`); they reach the table manager and the
+configuration through ``app.state`` (:mod:`~rummykit.server.app_state`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
 
-from rummykit.server import pages, rest_api, websocket
+from rummykit.server import pages, rest_api, rules_pages, websocket
 from rummykit.server.config import ServerConfig
 from rummykit.server.error_handlers import error_handlers
 from rummykit.server.pages import web_root
@@ -45,6 +45,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(websocket.router)
     pages.mount_static(app)
     app.include_router(pages.router)
+    app.include_router(rules_pages.router)
     return app
 
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummykit.core import Event, IllegalActionError, InvalidActionError
+from rummykit.rules import cited_rule
 from rummykit.server.commit_queue import CommitQueue
 from rummykit.server.connections import Client, encode_json
 from rummykit.server.live_table import LiveTable
@@ -64,7 +65,8 @@ class MovePipeline:
             raise ServerError("invalid_action", str(error)) from None
         except IllegalActionError as error:
             code = "not_your_turn" if error.code == "not_your_turn" else "illegal_action"
-            raise ServerError(code, str(error), rule=error.code) from None
+            rule_id = cited_rule(table.adapter.name, error.code, error.rule)
+            raise ServerError(code, str(error), rule=error.code, rule_id=rule_id) from None
         except Exception:
             log.exception("engine failure at table %s on %r", table.id, action)
             self.rebuild(table)

@@ -55,16 +55,24 @@ class ServerError(Exception):
     """A request the server refuses: a stable ``code`` and a sentence for people.
 
     ``rule`` carries the engine's own code for an illegal action (e.g.
-    ``discard_taken_card``) so that programs can tell the reasons apart.
+    ``discard_taken_card``) so that programs can tell the reasons apart; ``rule_id`` the
+    rule of the game's rules page it enforces (``gin-3.5``), when there is one.
     """
 
     def __init__(
-        self, code: str, message: str, *, rule: str | None = None, request_id: Any = None
+        self,
+        code: str,
+        message: str,
+        *,
+        rule: str | None = None,
+        rule_id: str | None = None,
+        request_id: Any = None,
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.rule = rule
+        self.rule_id = rule_id
         self.request_id = request_id
 
     @property
@@ -77,6 +85,8 @@ class ServerError(Exception):
         data: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
         if self.rule is not None:
             data["rule"] = self.rule
+        if self.rule_id is not None:
+            data["rule_id"] = self.rule_id
         if request_id is None:
             request_id = self.request_id
         if request_id is not None:

@@ -17,6 +17,7 @@ from rummykit.server.app_state import Config, Manager
 from rummykit.server.live_table import LiveTable
 from rummykit.server.protocol import PROTOCOL_VERSION, ServerError
 from rummykit.server.replays import replay_record, replay_steps
+from rummykit.server.rules_pages import rules_url
 from rummykit.server.store import TableRow
 from rummykit.server.tables import TableManager
 from rummykit.server.variants import ADAPTERS
@@ -49,6 +50,7 @@ async def variants() -> list[dict[str, Any]]:
             "options": [option.to_json() for option in adapter.rule_options()],
             "bot_levels": list(adapter.bot_levels),
             "default_bot_level": adapter.default_bot_level,
+            "rules_url": rules_url(adapter.name),
         }
         for adapter in ADAPTERS.values()
     ]

@@ -61,6 +61,7 @@ from rummykit.catalog import (
     missing_modules,
 )
 from rummykit.catalog import default_lineup as _default_lineup
+from rummykit.errors import InvalidOptionError, RummykitError
 from rummykit.sim.registry import loaded_plugin_files, reload_plugin_files
 from rummykit.sim.stats import clustered_wilson_interval, elo_ratings
 
@@ -93,12 +94,16 @@ ELO_METHOD = (
 )
 
 
-class TournamentError(RuntimeError):
+class TournamentError(RummykitError):
     """A game of the tournament failed (a bot error, an engine error, a lost worker)."""
+
+    default_code = "tournament_failed"
 
 
 class TournamentTimeoutError(TournamentError):
     """The tournament did not finish within its ``timeout``."""
+
+    default_code = "tournament_timeout"
 
 
 def derive_seed(*parts: int | str) -> int:
@@ -519,24 +524,27 @@ def prepare_tournament(
 
     Raises:
         UnknownVariantError, UnknownBotError: unknown names (both ``ValueError``).
-        ValueError: games below 1, an impossible number of players, bad rule options.
+        InvalidOptionError: games below 1, an impossible number of players, bad rule
+            options.
     """
     driver, preset = find_variant(variant)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a whole number of at least 1, not {games!r}")
+        raise InvalidOptionError(
+            f"games must be a whole number of at least 1, not {games!r}", option="games"
+        )
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be a whole number, not {seed!r}")
+        raise InvalidOptionError(f"seed must be a whole number, not {seed!r}", option="seed")
     if isinstance(bots, str):
         bots = [name for name in bots.split(",") if name.strip()]
     names = [name.strip() for name in (bots if bots is not None else _default_lineup(driver.name))]
     if not names:
-        raise ValueError(f"no bots to play {driver.name}: name at least one")
+        raise InvalidOptionError(f"no bots to play {driver.name}: name at least one", option="bots")
     entries = [get_bot(driver.name, name) for name in names]
     if players is None:
         players = max(len(entries), driver.min_players)
     driver.check_players(players)
     if len(entries) > players:
-        raise ValueError(
+        raise InvalidOptionError(
             f"{len(entries)} bots do not fit at a {players}-player {driver.name} table; "
             f"give at most {players} bots (or more players)"
         )
@@ -592,7 +600,9 @@ def _chunks(total: int, size: int) -> list[tuple[int, int]]:
 def _chunk_size(total: int, workers: int, chunk_size: int | None) -> int:
     if chunk_size is not None:
         if chunk_size < 1:
-            raise ValueError(f"chunk_size must be at least 1, not {chunk_size}")
+            raise InvalidOptionError(
+                f"chunk_size must be at least 1, not {chunk_size}", option="chunk_size"
+            )
         return chunk_size
     # About eight chunks per worker balances the load and keeps the bar moving.
     return max(1, min(64, math.ceil(total / (workers * 8))))
@@ -637,11 +647,13 @@ def run_tournament(
     """
     spec = prepare_tournament(variant, bots, games=games, seed=seed, players=players, rules=rules)
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        raise InvalidOptionError(
+            f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}", option="backend"
+        )
     if workers is not None and (isinstance(workers, bool) or workers < 1):
-        raise ValueError(f"workers must be at least 1, not {workers!r}")
+        raise InvalidOptionError(f"workers must be at least 1, not {workers!r}", option="workers")
     if address is not None and backend != "ray":
-        raise ValueError("address is for the ray backend")
+        raise InvalidOptionError("address is for the ray backend", option="address")
     label = f"{spec.preset or spec.driver.name} tournament"
     bar = _progress_bar(spec.total_games, progress, label)
     start = time.perf_counter()

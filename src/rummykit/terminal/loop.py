@@ -1,6 +1,6 @@
 """The turn loop of every terminal game, written once.
 
-Read a line, answer the loop's own commands (``help``, ``hint``, ``quit``), let the
+Read a line, answer the loop's own commands (``help``, ``hint``, ``rules``, ``quit``), let the
 game's screen read the rest into actions, show the refusal's reason and ask again, play
 the bots' turns, reveal each hand as it ends and print the score sheet at the end.
 Input and output are callables, so a test scripts whole hands.
@@ -24,7 +24,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from rummykit.bots.base import Bot
-from rummykit.errors import IllegalActionError, InvalidActionError, PlayerQuitError
+from rummykit.errors import (
+    IllegalActionError,
+    InvalidActionError,
+    PlayerQuitError,
+    UnknownRuleError,
+    UnknownRulesPageError,
+)
+from rummykit.terminal.rules_view import rules_text
 from rummykit.terminal.screen import Screen, TerminalGame
 
 __all__ = ["TerminalSession", "help_text", "prompt_for"]
@@ -34,6 +41,7 @@ ActionT = TypeVar("ActionT")
 GameT = TypeVar("GameT", bound=TerminalGame[Any, Any])
 
 # The loop's own commands, added to each game's help in its column.
+_RULES_COMMAND = ("rules [3.2]", "this game's rules: all, a section (rules 3) or a rule (3.2)")
 _LOOP_COMMANDS = (("help", "this text"), ("quit", "leave the game (end of input does too)"))
 
 _QUIT = ("quit", "exit")
@@ -54,9 +62,10 @@ def prompt_for(choices: Sequence[str]) -> str:
     return f"{', '.join(words[:-1])} or {words[-1]}? > "
 
 
-def help_text(game_help: str) -> str:
-    """A game's help with the loop's commands added, their descriptions aligned with the
-    game's (the column of its first command line).
+def help_text(game_help: str, *, rules: bool = False) -> str:
+    """A game's help with the loop's commands added (``rules`` too when the game has a
+    rules page), their descriptions aligned with the game's (the column of its first
+    command line).
 
     >>> print(help_text("Commands:\\n  draw    draw a card"))
     Commands:
@@ -66,13 +75,15 @@ def help_text(game_help: str) -> str:
     """
     found = re.search(r"^  \S+(?: \S+)* {2,}", game_help, re.MULTILINE)
     column = len(found.group()) if found else 10
-    added = [f"  {word:<{column - 2}}{what}" for word, what in _LOOP_COMMANDS]
+    commands = (_RULES_COMMAND, *_LOOP_COMMANDS) if rules else _LOOP_COMMANDS
+    added = [f"  {word:<{max(column - 2, len(word) + 1)}}{what}" for word, what in commands]
     return "\n".join([game_help, *added])
 
 
 class TerminalSession(Generic[GameT, ObsT, ActionT]):
     """A person at a terminal and bots in the other seats, until the game ends or the
-    person leaves. ``bots`` maps every other seat to its bot."""
+    person leaves. ``bots`` maps every other seat to its bot; ``game_name`` is the
+    game's catalog name (a preset's name will do), whose rules page ``rules`` shows."""
 
     def __init__(
         self,
@@ -82,8 +93,10 @@ class TerminalSession(Generic[GameT, ObsT, ActionT]):
         *,
         read: Callable[[str], str] = input,
         say: Callable[[str], None] = print,
+        game_name: str | None = None,
     ) -> None:
         self.game = game
+        self.game_name = game_name
         self.screen = screen
         self.bots = dict(bots)
         self.read = read
@@ -175,13 +188,28 @@ class TerminalSession(Generic[GameT, ObsT, ActionT]):
             if command in _QUIT:
                 raise PlayerQuitError
             if command in _HELP:
-                self.say(help_text(screen.help))
+                self.say(help_text(screen.help, rules=self.game_name is not None))
+                continue
+            if command == "rules":
+                self._rules(words[1:])
                 continue
             if command == "hint":
                 self.say(screen.hint(observation))
                 continue
             if self._play(line, observation):
                 return
+
+    def _rules(self, asked: Sequence[str]) -> None:
+        """The game's rules page, or the section or rule asked for."""
+        if self.game_name is None:
+            self.say("  This game has no rules page.")
+            return
+        try:
+            text = rules_text(self.game_name, asked[0] if asked else None)
+        except (UnknownRuleError, UnknownRulesPageError) as error:
+            self.say(f"  {error}")
+            return
+        self.say(text.rstrip("\n"))
 
     def _play(self, line: str, observation: ObsT) -> bool:
         """Read and play one command; ``False`` (after saying why) when nothing was played."""

@@ -16,8 +16,11 @@ import pytest
 from carousel_helpers import KNOCK, cards_worth, core_state, position
 
 from rummykit.core import IllegalActionError
+from rummykit.errors import InvalidOptionError, InvalidRecordError
+from rummykit.games.carousel.actions import CarouselAction
 from rummykit.games.carousel.game import CarouselGame
-from rummykit.games.carousel.hand import CarouselAction, CarouselHandResult, CarouselRules
+from rummykit.games.carousel.hand import CarouselHandResult
+from rummykit.games.carousel.rules import CarouselRules
 from rummykit.games.carousel.simple_bots import CarouselHeuristicBot, CarouselRandomBot
 
 SUITS = "SCDH"
@@ -208,14 +211,16 @@ def test_unfinished_game_record_replays_and_continues(seed: int | None) -> None:
 def test_game_record_errors() -> None:
     game = play_bots(CarouselGame(CarouselRules(target=60), players=3, seed=2))
     record = game.to_record()
-    with pytest.raises(ValueError, match="not a carousel game record"):
+    with pytest.raises(InvalidRecordError, match="not a carousel-game record"):
         CarouselGame.from_record({**record, "variant": "gin"})
     extra = {**record, "actions": [*record["actions"], {"kind": "end_turn"}]}
-    with pytest.raises(ValueError, match="actions after the end"):
+    with pytest.raises(InvalidRecordError, match="actions after the end"):
         CarouselGame.from_record(extra)
     no_seed = {**record, "seed": None}
-    with pytest.raises(ValueError, match="must list its decks"):
+    with pytest.raises(InvalidRecordError, match="must list its decks"):
         CarouselGame.from_record(no_seed)
+    with pytest.raises(InvalidOptionError, match="first_dealer must be a seat 0-2"):
+        CarouselGame(players=3, seed=1, first_dealer=3)
 
 
 def test_score_sheet_lists_hands_bonuses_and_totals() -> None:

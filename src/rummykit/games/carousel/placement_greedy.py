@@ -1,8 +1,8 @@
 """A quick Carousel placement: lay hand cards by small local changes to the table.
 
-:func:`rummykit.games.carousel.arrange.best_placement` tries this first. When it lays every
+:func:`rummykit.games.carousel.placement_quick.quick_placement` tries this first. When it lays every
 hand card that can join some meld (the upper bound from
-:func:`rummykit.games.carousel.placement_search.live_hand`) and every hand joker, nothing
+:func:`rummykit.games.carousel.placement_problem.live_hand`) and every hand joker, nothing
 better exists and the answer is exact; the layout then differs from the table only
 where cards were added, which is what a player wants to see. Otherwise the exact
 search runs. The moves, tried for each card from the most valuable down, are:
@@ -15,7 +15,7 @@ search runs. The moves, tried for each card from the most valuable down, are:
 
 A joker (from the hand, or freed) goes to the end of a run, into a group, or joins two
 hand cards. Every change keeps each meld legal and the copy limit, so the result is a
-legal layout; :func:`best_placement` checks it with ``check_layout`` all the same.
+legal layout; ``quick_placement`` checks it with ``check_layout`` all the same.
 """
 
 from __future__ import annotations

@@ -10,13 +10,13 @@ game bonus, the line bonus for both players, shutout doubling, and the final tot
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from rummykit.cards import Card, parse_cards
 from rummykit.core import Event
-from rummykit.errors import InvalidRecordError
+from rummykit.errors import InvalidOptionError, InvalidRecordError
 from rummykit.games.gin.actions import GinAction
 from rummykit.games.gin.hand import GinHand, new_hand
 from rummykit.games.gin.observation import GinObservation
@@ -125,7 +125,10 @@ class GinMatch(Match[GinHand, GinMatchResult]):
         seed: int | None = None,
         *,
         first_dealer: int | None = None,
+        players: int = 2,
     ) -> None:
+        if players != 2:
+            raise InvalidOptionError(f"gin is for 2 players, not {players}", option="players")
         super().__init__(rules or GinRules(), players=2, seed=seed, first_dealer=first_dealer)
 
     def _new_hand(self, dealer: int, seed: int | None, stored: list[Card] | None) -> GinHand:
@@ -151,17 +154,6 @@ class GinMatch(Match[GinHand, GinMatchResult]):
     @classmethod
     def _stored_hands(cls, record: Mapping[str, Any]) -> list[list[Card]]:
         return [parse_cards(deck) for deck in record.get("decks", ())]
-
-    @classmethod
-    def _from_record_start(
-        cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
-    ) -> GinMatch:
-        # The public constructor takes no stored decks; the generic one does.
-        match = cls.__new__(cls)
-        rules = GinRules.from_dict(record.get("rules", {}))
-        first_dealer = int(record.get("first_dealer", 0))
-        Match.__init__(match, rules, players=2, seed=seed, first_dealer=first_dealer, stored=stored)
-        return match
 
     # -- state ------------------------------------------------------------------------
 

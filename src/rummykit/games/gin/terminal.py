@@ -54,7 +54,6 @@ _WORDS = {
 }
 
 
-
 def _sorted(cards: Sequence[Card], order: str) -> list[Card]:
     if order == "rank":
         return sorted(cards, key=lambda c: (c.rank, SUITS.index(c.suit or "S")))

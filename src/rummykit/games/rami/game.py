@@ -260,21 +260,6 @@ class RamiGame(Match[RamiRound, RamiGameResult]):
         ]
 
     @classmethod
-    def _from_record_start(
-        cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
-    ) -> RamiGame:
-        game = cls.__new__(cls)
-        Match.__init__(
-            game,
-            RamiRules.from_dict(record.get("rules", {})),
-            players=int(record["players"]),
-            seed=seed,
-            first_dealer=int(record.get("first_dealer", 0)),
-            stored=stored,
-        )
-        return game
-
-    @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> RamiGame:
         """Rebuild a game from :meth:`to_record` by replaying every action."""
         game: RamiGame = super().from_record(record)
