@@ -90,9 +90,21 @@ def play(
         list[str] | None,
         typer.Option(help="Import a module or .py file that registers bots (repeatable)."),
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            help="The language to play in: en or hi (default: RUMMYKIT_LANG, else the locale)."
+        ),
+    ] = None,
 ) -> None:
     """Play a game in the terminal against bots."""
 
+    from rummykit.i18n import choose_language
+
+    try:
+        language = choose_language(lang)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--lang") from None
     _load_plugins(load)
     from rummykit.catalog import find_variant
     from rummykit.errors import UnknownVariantError
@@ -119,9 +131,11 @@ def play(
     others = range(1, seats)
     bots = _registered_bots(variant, bot, seats=others, seed=seed, rules=rules, players=seats)
     game: Any = game_type.new_game(rules, players=seats, seed=seed)
-    screen = game_type.terminal_screen(game, card_text=card_style(), name=preset or variant)
+    screen = game_type.terminal_screen(
+        game, card_text=card_style(), name=preset or variant, language=language
+    )
     session_bots = dict(zip(others, bots, strict=True))
-    TerminalSession(game, screen, session_bots, game_name=game_type.name).run()
+    TerminalSession(game, screen, session_bots, game_name=game_type.name, language=language).run()
 
 
 def _rules(rules_type: type[Any], base: Any, flags: dict[str, Any], options: list[str]) -> Any:

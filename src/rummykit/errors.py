@@ -14,6 +14,7 @@ working.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 __all__ = [
@@ -98,7 +99,9 @@ class IllegalActionError(RummykitError):
     """The action is well formed but the rules forbid it here and now.
 
     The state is left unchanged. ``code`` is stable (for programs), the message is for
-    people and names the seat, the card and the rule.
+    people and names the seat, the card and the rule. ``numbers`` holds the counts the
+    message quotes (such as ``deadwood`` and ``limit``), so that
+    :func:`rummykit.refusals.explain` can say it again in another language.
     """
 
     default_code = "illegal_action"
@@ -111,9 +114,11 @@ class IllegalActionError(RummykitError):
         seat: int | None = None,
         card: int | None = None,
         rule: str | None = None,
+        numbers: Mapping[str, int] | None = None,
     ) -> None:
         super().__init__(message, code=code)
         self.seat = seat
+        self.numbers: dict[str, int] = dict(numbers or {})
         # The card's id (``rummykit.cards.format_card`` names it): the error tree sits
         # below the card module, which raises its errors.
         self.card = None if card is None else int(card)

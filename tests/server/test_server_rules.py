@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -10,6 +11,8 @@ from server_helpers import act, create_table, hello, receive_until, start
 
 from rummykit.errors import IllegalActionError
 from rummykit.games.gin.views import GinTableGame
+from rummykit.i18n import translator
+from rummykit.refusals import TEMPLATES
 
 
 def test_a_rules_page_is_html_in_the_sites_look_with_an_anchor_per_rule(
@@ -139,3 +142,12 @@ def test_a_refusal_that_enforces_no_rule_has_no_rule_id(
     assert reply.status_code == 409
     assert (body["code"], body["rule"]) == ("illegal_action", "card_not_in_hand")
     assert "rule_id" not in body
+
+
+def test_a_refusal_carries_its_params_for_the_readers_language(client: TestClient) -> None:
+    """``params``: what a client needs to say the refusal from ``rule`` in its language."""
+    reply = _refusal(client)
+    params = reply["params"]
+    assert set(params) >= {"seat", "card"} and re.fullmatch(r"[2-9TJQKA][SHDC]", params["card"])
+    hindi = translator("hi").gettext(TEMPLATES[reply["rule"]], **params)
+    assert params["card"] in hindi and "फेंक" in hindi

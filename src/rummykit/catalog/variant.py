@@ -147,6 +147,8 @@ class Variant:
     screen_type: ClassVar[type[Any] | None] = None
     """The terminal screen the one turn loop drives, built as
     ``screen_type(game, card_text=..., **screen_options(name))``."""
+    screen_translated: ClassVar[bool] = False
+    """Whether the screen takes ``language=`` (its texts are in the gettext catalogs)."""
 
     # -- rules -----------------------------------------------------------------------
 
@@ -290,12 +292,19 @@ class Variant:
 
     # -- the terminal ----------------------------------------------------------------------
 
-    def terminal_screen(self, game: Any, *, card_text: Any, name: str) -> Any:
+    def terminal_screen(
+        self, game: Any, *, card_text: Any, name: str, language: str | None = None
+    ) -> Any:
         """The game's terminal screen (its text views and command words), which the
-        terminal's one turn loop drives; ``name`` is the variant or preset played."""
+        terminal's one turn loop drives; ``name`` is the variant or preset played.
+        ``language`` reaches screens that are translated (``screen_translated``); the
+        others speak English."""
         if self.screen_type is None:
             raise UnknownVariantError(f"{self.name} has no terminal screen")
-        return self.screen_type(game, card_text=card_text, **self.screen_options(name))
+        options = self.screen_options(name)
+        if self.screen_translated:
+            options["language"] = language
+        return self.screen_type(game, card_text=card_text, **options)
 
     def screen_options(self, name: str) -> dict[str, Any]:
         """What the game's screen takes besides the game and the card style."""

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummykit.core import Event, IllegalActionError, InvalidActionError
+from rummykit.refusals import refusal_params
 from rummykit.rules import cited_rule
 from rummykit.server.action_shapes import checked_action
 from rummykit.server.commit_queue import CommitQueue
@@ -81,7 +82,13 @@ class MovePipeline:
         except IllegalActionError as error:
             code = "not_your_turn" if error.code == "not_your_turn" else "illegal_action"
             rule_id = cited_rule(table.adapter.name, error.code, error.rule)
-            raise ServerError(code, str(error), rule=error.code, rule_id=rule_id) from None
+            raise ServerError(
+                code,
+                str(error),
+                rule=error.code,
+                rule_id=rule_id,
+                params=refusal_params(error),
+            ) from None
         except Exception:
             log.exception("engine failure at table %s on %r", table.id, action)
             self.rebuild(table)

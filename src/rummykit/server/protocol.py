@@ -79,12 +79,16 @@ class ServerError(Exception):
         rule: str | None = None,
         rule_id: str | None = None,
         request_id: Any = None,
+        params: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.rule = rule
         self.rule_id = rule_id
+        # The refusal's facts (seat, card, numbers), from which a browser says it in the
+        # reader's language (rummykit.refusals.refusal_params).
+        self.params = params
         self.request_id = request_id
 
     @property
@@ -99,6 +103,8 @@ class ServerError(Exception):
             data["rule"] = self.rule
         if self.rule_id is not None:
             data["rule_id"] = self.rule_id
+        if self.params:
+            data["params"] = self.params
         if request_id is None:
             request_id = self.request_id
         if request_id is not None:

@@ -133,6 +133,7 @@ def check_knock(
             seat=seat,
             card=card,
             rule="knock_limit",
+            numbers={"deadwood": deadwood, "limit": rules.knock_limit},
         )
     return chosen, deadwood
 

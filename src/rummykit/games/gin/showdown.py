@@ -79,6 +79,7 @@ def _check_layoffs(
                 seat=defender,
                 card=card,
                 rule=f"{SPEC} section 4",
+                numbers={"meld": index + 1, "melds": len(targets)},
             )
         base = targets[index] if rules.chained_layoffs else list(arrangement[index])
         try:

@@ -32,6 +32,7 @@ class GinVariant(Variant):
     game_type = GinMatch
     table_game_type = GinTableGame
     screen_type = GinScreen
+    screen_translated = True
 
 
 GIN = register_variant(GinVariant())
