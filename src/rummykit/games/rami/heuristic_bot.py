@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import Final
+from collections.abc import Sequence
 
 from rummykit.cards import FACES, JOKER_FACE, make_rng
 from rummykit.errors import BotError, UnknownBotError
@@ -267,39 +266,27 @@ class RamiHeuristicBot(PhaseBot):
         keep = combination_faces(hand, rules) if not opened else 0
         feeds, wanted = next_player_wants(obs)
         faces = [FACES[c] for c in hand]
-        cost: dict[int, int] = {}
-        for card, face in zip(hand, faces, strict=True):
-            if face == JOKER_FACE or face in cost:
-                continue
-            score = 8 * _partners(face, faces)
-            if keep >> (face * 4) & 15:
-                score += 100
-            if feeds >> face & 1:
-                score += 30
-            if wanted and _partners(face, wanted):
-                score += 12
-            cost[face] = score - values[card]
-        return cheapest_discard(legal, cost)
-
-
-JOKER_DISCARD_COST: Final = 10_000
-"""What discarding a joker costs: more than any natural card, so jokers go last."""
-
-
-def cheapest_discard(legal: Sequence[RamiAction], cost: Mapping[int, float]) -> RamiAction:
-    """The legal discard of least ``cost`` (given per natural face; the lower card id
-    among equals)."""
-    best: RamiAction | None = None
-    best_cost = (0.0, 0)
-    for action in legal:
-        card = action.card
-        assert card is not None
-        face = FACES[card]
-        key = (JOKER_DISCARD_COST if face == JOKER_FACE else cost[face], card)
-        if best is None or key < best_cost:
-            best, best_cost = action, key
-    assert best is not None
-    return best
+        best: RamiAction | None = None
+        best_cost = (0, 0)
+        for action in legal:
+            card = action.card
+            assert card is not None
+            face = FACES[card]
+            if face == JOKER_FACE:
+                cost = (10_000, card)
+            else:
+                score = 8 * _partners(face, faces)
+                if keep >> (face * 4) & 15:
+                    score += 100
+                if feeds >> face & 1:
+                    score += 30
+                if wanted and _partners(face, wanted):
+                    score += 12
+                cost = (score - values[card], card)
+            if best is None or cost < best_cost:
+                best, best_cost = action, cost
+        assert best is not None
+        return best
 
 
 def next_player_wants(obs: RamiObservation) -> tuple[int, list[int]]:
