@@ -1,11 +1,11 @@
 """Carousel placement: rummykit's exact solver next to the ILP reference (HiGHS).
 
 Both solve the same seeded instances (tables of random legal melds, random hands, as in
-``tests/solvers/ilp_reference.py``), grouped by table size (10-20, 20-40, 40-60, 60-80
+``tests/games/carousel/ilp_reference.py``), grouped by table size (10-20, 20-40, 40-60, 60-80
 cards) and by the number of jokers in play (0, 1, 2). For each group the script prints
 the median, 90th percentile and maximum time of each, in milliseconds, and the ratio
 ILP / solver of the medians and of the maxima. With ``--baseline`` it also times the
-rank DP alone (``_rank_dp_placement``, which ``best_placement`` calls directly when the compiled
+rank DP alone (``rank_dp_placement``, which ``best_placement`` calls directly when the compiled
 rank DP is built, and after the quick layout otherwise) in the same run. With
 ``--pure-python`` the compiled module is switched off. It checks that
 both find the same optimum. Timings are information, never pass/fail: the script
@@ -28,12 +28,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "solvers"))
+sys.path.insert(0, str(ROOT / "tests" / "games" / "carousel"))
 
 from ilp_reference import Instance, ilp_optimum, random_instance  # noqa: E402
 
-from rummykit.games.carousel import arrange  # noqa: E402
-from rummykit.games.carousel.arrange import _rank_dp_placement, best_placement  # noqa: E402
+from rummykit.games.carousel import rank_dp_select  # noqa: E402
+from rummykit.games.carousel.arrange import best_placement, rank_dp_placement  # noqa: E402
 
 SIZES = ((10, 20), (20, 40), (40, 60), (60, 80))
 JOKERS = (0, 1, 2)
@@ -105,11 +105,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.pure_python:
-        arrange.use_compiled = False
+        rank_dp_select.use_compiled = False
 
     print(f"python {platform.python_version()} on {platform.machine()}, seed {args.seed}")
     print(f"{args.per_group} instances per group; times in ms (best of {args.repeat})")
-    print(f"rank DP: {'compiled (_rank_dp.c)' if arrange.use_compiled else 'pure Python'}")
+    print(f"rank DP: {'compiled (_rank_dp.c)' if rank_dp_select.use_compiled else 'pure Python'}")
     header = (
         f"{'table':>7} {'jokers':>6} | {'solver med':>10} {'p90':>7} {'max':>7} | "
         f"{'ILP med':>8} {'p90':>7} {'max':>7} | {'ratio med':>9} {'ratio max':>9}"
@@ -129,7 +129,7 @@ def main() -> None:
         for inst in group:
             if args.baseline:
                 t_dp, _ = timed(
-                    lambda inst=inst: _rank_dp_placement(inst.table, inst.hand, decks=inst.decks),
+                    lambda inst=inst: rank_dp_placement(inst.table, inst.hand, decks=inst.decks),
                     args.repeat,
                 )
                 dp_ms.append(t_dp)

@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[dev,rl,ray,server,server-test]"
+.venv/bin/python -m pip install --quiet -e ".[dev,rl,ray,server,server-test,docs]"
 # The compiled rank DP is optional for users (pure Python otherwise) but must build here,
 # so that the suite tests it.
 .venv/bin/python -c "import rummykit.games.carousel._rank_dp" || {
@@ -31,13 +31,21 @@ if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -q -h 127.0.0.1 -p 5432
     fi
 fi
 export RUMMYKIT_TEST_DATABASE_URL="${RUMMYKIT_TEST_DATABASE_URL:-postgresql+psycopg://postgres@127.0.0.1:5432/test}"
-.venv/bin/ruff check src tests benchmarks examples
+.venv/bin/ruff check src tests benchmarks examples scripts
 .venv/bin/mypy
+# The documentation site, built strictly into a temporary folder: a broken link, anchor,
+# include or API reference fails the run. (Its examples run in tests/test_docs.py.)
+site_dir="$(mktemp -d)"
+trap 'rm -rf "$site_dir"' EXIT
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$site_dir"
 status=0
 .venv/bin/python -m pytest "$@" || status=$?
 # pytest exits 5 when it collects no test; an empty run is a failure here too.
 if [ "$status" -eq 5 ]; then
     echo "no tests were collected" >&2
     exit 1
+fi
+if [ "$status" -eq 0 ]; then
+    bash scripts/check_wheel.sh .venv/bin/python
 fi
 exit "$status"

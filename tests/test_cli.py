@@ -78,8 +78,8 @@ def test_play_takes_every_rule_option(args: list[str], shown: str) -> None:
         (["gin", "-o", "knock_limit"], "write an option as NAME=VALUE"),
         (["carousel", "-o", "decks=9"], "decks must be"),
         (["rami51", "--target", "200"], "--target is not an option of this game"),
-        (["rami51", "--players", "7"], "rami is played by 2-6 players"),
-        (["carousel", "--players", "6"], "carousel is played by 2-5 players"),
+        (["rami51", "--players", "7"], "rami is for 2-6 players"),
+        (["carousel", "--players", "6"], "carousel is for 2-5 players"),
         (["poker"], "unknown variant 'poker'"),
     ],
 )

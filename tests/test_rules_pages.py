@@ -1,7 +1,8 @@
 """The rules pages, the rule-id index and the refusal-code map agree with each other.
 
-docs/rules/*.md carry one anchor per rule id; src/rummykit/rules/ids.json lists every
-id; src/rummykit/rules/codes.json maps every refusal code the engines raise to an id.
+src/rummykit/rules/en/*.md (package data) carry one anchor per rule id, and each
+docs/rules/*.md includes its page; src/rummykit/rules/ids.json lists every id;
+src/rummykit/rules/codes.json maps every refusal code the engines raise to an id.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = ROOT / "docs" / "rules"
 RULES = ROOT / "src" / "rummykit" / "rules"
+PAGES = RULES / "en"
+DOCS = ROOT / "docs" / "rules"
 GAMES_SRC = ROOT / "src" / "rummykit" / "games"
 GAMES = ("gin", "rami", "carousel")
 ID_PATTERN = re.compile(r"^(gin|rami|carousel)-[1-9][0-9]*\.[1-9][0-9]*$")
@@ -47,18 +49,43 @@ def _anchors() -> list[tuple[str, str]]:
 
 
 def _engine_codes() -> dict[str, set[str]]:
-    """Per game, every refusal code written ``code="..."`` in its engine's sources."""
+    """Per game, every refusal code written ``code="..."`` in its engine's sources, and
+    the one the generic whole-game layer raises for it once the game is over
+    (``match_over`` for Gin, ``game_over`` for the others)."""
+    from rummykit.catalog import get_variant
+
     found: dict[str, set[str]] = {}
     for game in GAMES:
         codes: set[str] = set()
         for source in (GAMES_SRC / game).rglob("*.py"):
             codes.update(re.findall(r'code="([a-z_]+)"', source.read_text(encoding="utf-8")))
+        whole_game = type(
+            get_variant(game).new_game(
+                get_variant(game).default_rules(), players=get_variant(game).min_players, seed=1
+            )
+        )
+        codes.add(f"{whole_game._game_word}_over")
         found[game] = codes
     return found
 
 
 def test_every_page_exists() -> None:
     assert set(_pages()) == {"index", *GAMES}
+
+
+def test_the_docs_pages_include_the_packaged_ones() -> None:
+    docs = {page.stem: page.read_text(encoding="utf-8") for page in DOCS.glob("*.md")}
+    assert set(docs) == set(_pages())
+    for name, text in docs.items():
+        snippet = f'--8<-- "src/rummykit/rules/en/{name}.md"'
+        assert snippet in text.splitlines(), f"docs/rules/{name}.md does not include its page"
+
+
+def test_links_between_pages_name_existing_pages() -> None:
+    pages = set(_pages())
+    for name, text in _pages().items():
+        for target in re.findall(r"\]\(([a-z0-9_-]+)\.md(?:#[^)]*)?\)", text):
+            assert target in pages, f"{name}.md links to a missing page {target}.md"
 
 
 def test_ids_are_well_formed_and_complete() -> None:
@@ -145,7 +172,7 @@ def test_refusal_tables_on_the_pages_match_codes_json(game: str) -> None:
 
 
 def test_no_page_points_outside_the_project() -> None:
-    files = [*PAGES.glob("*.md"), RULES / "ids.json", RULES / "codes.json"]
+    files = [*PAGES.glob("*.md"), *DOCS.glob("*.md"), RULES / "ids.json", RULES / "codes.json"]
     for path in files:
         text = path.read_text(encoding="utf-8")
         assert "shared/" not in text, path

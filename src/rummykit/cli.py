@@ -9,16 +9,13 @@ from typing import Annotated, Any
 
 import typer
 
-from rummykit.games.gin import GinRules
+from rummykit import serve_options as so
 
 app = typer.Typer(
     help="rummykit: rules-exact rummy. Play in the terminal, run bots, study the games.",
     no_args_is_help=True,
     add_completion=False,
 )
-
-RAMI_VARIANTS = ("rami51", "rami40", "rami51-house", "rami40-house")
-VARIANTS = ("gin", "carousel", *RAMI_VARIANTS)
 
 
 def _rule_changes(rules_type: type[Any], texts: Iterable[str]) -> dict[str, Any]:
@@ -39,12 +36,26 @@ def _rule_changes(rules_type: type[Any], texts: Iterable[str]) -> dict[str, Any]
     return changes
 
 
+def _load_plugins(load: list[str] | None) -> None:
+    """Import each ``--load`` module or file (it registers games or bots)."""
+    from rummykit.sim.registry import load_plugin
+
+    for target in load or ():
+        try:
+            load_plugin(target)
+        except (ImportError, OSError, ValueError) as error:
+            raise typer.BadParameter(
+                f"cannot load {target!r}: {error}", param_hint="--load"
+            ) from None
+
+
 @app.command()
 def play(
     variant: Annotated[
         str,
         typer.Argument(
-            help="Which game: gin, carousel, rami51, rami40, rami51-house, rami40-house."
+            help="Which game or preset: gin, carousel, rami51, rami40, ... "
+            "(`rummykit games` lists them all)."
         ),
     ] = "gin",
     bot: Annotated[
@@ -57,9 +68,7 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible deal.")] = None,
     players: Annotated[
         int | None,
-        typer.Option(
-            help="Rami (2-6, default 4) or Carousel (2-5, default 3): players, you included."
-        ),
+        typer.Option(help="Players, you included (Rami 2-6, default 4; Carousel 2-5, default 3)."),
     ] = None,
     knock_limit: Annotated[
         int | None, typer.Option(help="Gin: most deadwood to knock (10); Carousel: 5.")
@@ -81,19 +90,35 @@ def play(
         list[str] | None,
         typer.Option(help="Import a module or .py file that registers bots (repeatable)."),
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            help="The language to play in: en or hi (default: RUMMYKIT_LANG, else the locale)."
+        ),
+    ] = None,
 ) -> None:
     """Play a game in the terminal against bots."""
-    from rummykit.sim.registry import load_plugin
 
-    for plugin in load or ():
-        try:
-            load_plugin(plugin)
-        except (ImportError, OSError, ValueError) as error:
-            raise typer.BadParameter(str(error), param_hint="--load") from None
-    if variant not in VARIANTS:
-        raise typer.BadParameter(
-            f"unknown variant {variant!r}; available: {', '.join(VARIANTS)}", param_hint="VARIANT"
-        )
+    from rummykit.i18n import choose_language
+
+    try:
+        language = choose_language(lang)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--lang") from None
+    _load_plugins(load)
+    from rummykit.catalog import find_variant
+    from rummykit.errors import UnknownVariantError
+    from rummykit.terminal import TerminalSession, card_style
+
+    try:
+        game_type, preset = find_variant(variant)
+    except UnknownVariantError as error:
+        raise typer.BadParameter(str(error), param_hint="VARIANT") from None
+    seats = game_type.default_players if players is None else players
+    try:
+        game_type.check_players(seats)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--players") from None
     flags = {
         "knock_limit": knock_limit,
         "target": target,
@@ -101,14 +126,16 @@ def play(
         "ace_high_runs": True if ace_high else None,
     }
     given = {name: value for name, value in flags.items() if value is not None}
-    if variant in RAMI_VARIANTS:
-        _play_rami(
-            variant, players=players or 4, bot=bot, seed=seed, options=option or [], flags=given
-        )
-    elif variant == "carousel":
-        _play_carousel(players=players or 3, bot=bot, seed=seed, options=option or [], flags=given)
-    else:
-        _play_gin(bot=bot, seed=seed, options=option or [], flags=given)
+    base = game_type.preset(preset) if preset is not None else game_type.default_rules()
+    rules = _rules(game_type.rules_type, base, given, option or [])
+    others = range(1, seats)
+    bots = _registered_bots(variant, bot, seats=others, seed=seed, rules=rules, players=seats)
+    game: Any = game_type.new_game(rules, players=seats, seed=seed)
+    screen = game_type.terminal_screen(
+        game, card_text=card_style(), name=preset or variant, language=language
+    )
+    session_bots = dict(zip(others, bots, strict=True))
+    TerminalSession(game, screen, session_bots, game_name=game_type.name, language=language).run()
 
 
 def _rules(rules_type: type[Any], base: Any, flags: dict[str, Any], options: list[str]) -> Any:
@@ -125,60 +152,6 @@ def _rules(rules_type: type[Any], base: Any, flags: dict[str, Any], options: lis
         return dataclasses.replace(base, **changes)
     except (ValueError, TypeError) as error:
         raise typer.BadParameter(str(error)) from None
-
-
-def _play_gin(*, bot: str, seed: int | None, options: list[str], flags: dict[str, Any]) -> None:
-    """Gin in the terminal: you against one bot."""
-    from rummykit.games.gin import GinMatch
-    from rummykit.games.gin.terminal import GinScreen
-    from rummykit.terminal import TerminalSession, card_style
-
-    rules = _rules(GinRules, GinRules(), flags, options)
-    (opponent,) = _registered_bots("gin", bot, seats=[1], seed=seed, rules=rules, players=2)
-    match = GinMatch(rules, seed)
-    TerminalSession(match, GinScreen(match, card_text=card_style()), {1: opponent}).run()
-
-
-def _play_carousel(
-    *, players: int, bot: str, seed: int | None, options: list[str], flags: dict[str, Any]
-) -> None:
-    """Carousel in the terminal: you and ``players - 1`` bots."""
-    from rummykit.games.carousel import CarouselGame, CarouselRules
-    from rummykit.games.carousel.terminal import CarouselScreen
-    from rummykit.terminal import TerminalSession, card_style
-
-    if not 2 <= players <= 5:
-        raise typer.BadParameter(f"carousel is played by 2-5 players, not {players}")
-    rules = _rules(CarouselRules, CarouselRules(), flags, options)
-    seats = range(1, players)
-    bots = _registered_bots("carousel", bot, seats=seats, seed=seed, rules=rules, players=players)
-    game = CarouselGame(rules, players=players, seed=seed)
-    screen = CarouselScreen(game, card_text=card_style())
-    TerminalSession(game, screen, dict(zip(seats, bots, strict=True))).run()
-
-
-def _play_rami(
-    variant: str,
-    *,
-    players: int,
-    bot: str,
-    seed: int | None,
-    options: list[str],
-    flags: dict[str, Any],
-) -> None:
-    """Rami 40 / 51 in the terminal: you and ``players - 1`` bots."""
-    from rummykit.games.rami import RamiGame, RamiRules, preset
-    from rummykit.games.rami.terminal import RamiScreen
-    from rummykit.terminal import TerminalSession, card_style
-
-    if not 2 <= players <= 6:
-        raise typer.BadParameter(f"rami is played by 2-6 players, not {players}")
-    rules = _rules(RamiRules, preset(variant), flags, options)
-    seats = range(1, players)
-    bots = _registered_bots(variant, bot, seats=seats, seed=seed, rules=rules, players=players)
-    game = RamiGame(rules, players, seed)
-    screen = RamiScreen(game, variant=variant, card_text=card_style())
-    TerminalSession(game, screen, dict(zip(seats, bots, strict=True))).run()
 
 
 def _registered_bots(
@@ -226,7 +199,7 @@ def serve(
     ] = 120.0,
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
     max_message_bytes: Annotated[
-        int, typer.Option(help="Largest websocket message accepted.")
+        int, typer.Option(help="Largest websocket message, and HTTP request body, accepted.")
     ] = 8192,
     rate_limit: Annotated[
         float, typer.Option(help="Messages a second allowed per connection (bursts of 2x).")
@@ -252,24 +225,39 @@ def serve(
             "the lobby offers them."
         ),
     ] = None,
+    public_url: so.PublicUrl = None,
+    forwarded_allow_ips: so.ForwardedAllowIps = None,
+    create_rate: so.CreateRate = 0.5,
+    create_burst: so.CreateBurst = 10,
+    act_rate: so.ActRate = 10.0,
+    act_burst: so.ActBurst = 40,
+    read_rate: so.ReadRate = 20.0,
+    read_burst: so.ReadBurst = 60,
+    max_waiting_tables_per_client: so.MaxWaitingTablesPerClient = 20,
+    max_waiting_tables: so.MaxWaitingTables = 2000,
+    waiting_table_ttl: so.WaitingTableTtl = 3600.0,
+    idle_table_seconds: so.IdleTableSeconds = 600.0,
+    finished_table_seconds: so.FinishedTableSeconds = 60.0,
+    resume_window: so.ResumeWindow = 600.0,
+    resume_max: so.ResumeMax = 500,
+    max_connections_per_client: so.MaxConnectionsPerClient = 32,
+    max_connections_per_table: so.MaxConnectionsPerTable = 100,
+    hello_timeout: so.HelloTimeout = 15.0,
+    body_timeout: so.BodyTimeout = 10.0,
+    header_timeout: so.HeaderTimeout = 10.0,
+    keep_alive_timeout: so.KeepAliveTimeout = 5.0,
+    replay_cache_mb: so.ReplayCacheMb = 64.0,
 ) -> None:
     """Host tables: the lobby, the websocket protocol and the browser table."""
     import os
 
-    from rummykit.sim.registry import load_plugin
-
-    for target in load or ():
-        try:
-            load_plugin(target)
-        except (ImportError, OSError) as error:
-            raise typer.BadParameter(
-                f"cannot load {target!r}: {error}", param_hint="--load"
-            ) from None
+    _load_plugins(load)
 
     try:
         import uvicorn
 
         from rummykit.server import ServerConfig, create_app
+        from rummykit.server.connection_guard import guarded_http_protocol
     except ImportError as error:
         typer.echo(
             f"the server needs the 'server' extra: pip install 'rummykit[server]' ({error})",
@@ -290,6 +278,9 @@ def serve(
         allow_seed=allow_seed,
         freeze_gc=True,
         sqlite_synchronous=sqlite_synchronous.upper(),
+        public_url=public_url or None,
+        replay_cache_bytes=int(replay_cache_mb * 1024 * 1024),
+        **{name: value for name, value in locals().items() if name in so.LIMIT_FIELDS},
     )
     typer.echo(f"rummykit table server on http://{host}:{port}/ (database {url.split('@')[-1]})")
     uvicorn.run(
@@ -300,6 +291,11 @@ def serve(
         ws_max_size=max(65536, max_message_bytes * 4),
         ws_per_message_deflate=ws_compression,
         access_log=log_level == "debug",
+        http=guarded_http_protocol(header_timeout),
+        timeout_keep_alive=max(1, round(keep_alive_timeout)),
+        h11_max_incomplete_event_size=16 * 1024,
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
 
 
@@ -349,16 +345,9 @@ def tournament(
     """Play bots against each other on paired deals and print the results table."""
     from rummykit.catalog import find_variant
     from rummykit.errors import UnknownBotError, UnknownVariantError
-    from rummykit.sim.registry import load_plugin
     from rummykit.sim.tournament import TournamentError, run_tournament
 
-    for target in load or ():
-        try:
-            load_plugin(target)
-        except (ImportError, OSError) as error:
-            raise typer.BadParameter(
-                f"cannot load {target!r}: {error}", param_hint="--load"
-            ) from None
+    _load_plugins(load)
     try:
         driver, _ = find_variant(variant)
     except UnknownVariantError as error:
@@ -415,13 +404,8 @@ def games(
 ) -> None:
     """List the games of the catalog: names, players, presets and bots."""
     from rummykit.catalog import variants
-    from rummykit.sim.registry import load_plugin
 
-    for target in load or ():
-        try:
-            load_plugin(target)
-        except (ImportError, OSError, ValueError) as error:
-            raise typer.BadParameter(str(error), param_hint="--load") from None
+    _load_plugins(load)
     for variant in variants():
         seats = (
             str(variant.min_players)
@@ -432,6 +416,52 @@ def games(
         if variant.preset_names:
             typer.echo(f"{'':<12} presets: {', '.join(variant.preset_names)}")
         typer.echo(f"{'':<12} bots: {', '.join(variant.bot_levels())}")
+
+
+@app.command()
+def rules(
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            help="gin, rami or carousel (a preset such as rami40 opens its game).",
+            metavar="GAME",
+        ),
+    ] = None,
+    section: Annotated[
+        str | None,
+        typer.Argument(
+            help="One rule (gin-3.2 or 3.2) or a whole section (3); default all.",
+            metavar="SECTION",
+        ),
+    ] = None,
+    lang: Annotated[str, typer.Option(help="The language of the pages: en or hi.")] = "en",
+) -> None:
+    """Print the rules of a game, or one section or rule of them; alone, list the games."""
+    from rummykit.catalog import get_variant
+    from rummykit.errors import UnknownRuleError, UnknownRulesPageError
+    from rummykit.rules import games as games_with_rules
+    from rummykit.rules import languages
+    from rummykit.terminal.rules_view import rules_text
+
+    if lang not in languages():
+        raise typer.BadParameter(f"the pages are in {', '.join(languages())}", param_hint="--lang")
+    if game is None:
+        for name in games_with_rules():
+            variant = get_variant(name)
+            presets = (
+                f" (presets: {', '.join(variant.preset_names)})" if variant.preset_names else ""
+            )
+            typer.echo(f"{name:<12} {variant.title}{presets}")
+        typer.echo("\nrummykit rules GAME prints a game's rules; rummykit rules gin 3.2 one rule.")
+        return
+    try:
+        text = rules_text(game, section, language=lang)
+    except UnknownRulesPageError as error:
+        raise typer.BadParameter(str(error), param_hint="GAME") from None
+    except UnknownRuleError as error:
+        raise typer.BadParameter(str(error), param_hint="SECTION") from None
+    # rules_text already chose plain or styled text for standard output.
+    typer.echo(text, nl=not text.endswith("\n"), color=True)
 
 
 @app.command()

@@ -12,8 +12,8 @@ working.
 ('invalid_option', 'knock_limit')
 
 An illegal action names the rule it breaks by its stable id (the rules pages anchor
-every rule under its id, ``src/rummykit/rules/ids.json`` lists them), and its message
-cites it as people read it:
+every rule under its id, :mod:`rummykit.rules` indexes them), and its message cites it
+as people read it:
 
 >>> error = IllegalActionError("seat 0 cannot discard 7H: just taken", code="x", rule="gin-3.5")
 >>> error.rule, str(error)
@@ -22,6 +22,7 @@ cites it as people read it:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 __all__ = [
@@ -35,6 +36,8 @@ __all__ = [
     "PlayerQuitError",
     "RummykitError",
     "UnknownBotError",
+    "UnknownRuleError",
+    "UnknownRulesPageError",
     "UnknownVariantError",
     "cite_rule",
     "rule_citation",
@@ -125,7 +128,9 @@ class IllegalActionError(RummykitError):
     people and names the seat, the card and the rule. ``rule`` is the stable id of the
     rule the action breaks (``gin-3.5``), or ``None`` when it breaks no rule of the game
     (a card that is not in the hand); the message given is completed with the rule's
-    citation (:func:`cite_rule`), so raise sites never spell it out.
+    citation (:func:`cite_rule`), so raise sites never spell it out. ``numbers`` holds
+    the counts the message quotes (such as ``deadwood`` and ``limit``), so that
+    :func:`rummykit.refusals.explain` can say it again in another language.
     """
 
     default_code = "illegal_action"
@@ -138,12 +143,14 @@ class IllegalActionError(RummykitError):
         seat: int | None = None,
         card: int | None = None,
         rule: str | None = None,
+        numbers: Mapping[str, int] | None = None,
     ) -> None:
-        from rummykit.cards import Card
-
         super().__init__(cite_rule(message, rule), code=code)
         self.seat = seat
-        self.card = None if card is None else Card(card)
+        self.numbers: dict[str, int] = dict(numbers or {})
+        # The card's id (``rummykit.cards.format_card`` names it): the error tree sits
+        # below the card module, which raises its errors.
+        self.card = None if card is None else int(card)
         self.rule = rule
 
 
@@ -157,6 +164,18 @@ class UnknownBotError(RummykitError):
     """No bot of that name is registered for the game, or it cannot run yet."""
 
     default_code = "unknown_bot"
+
+
+class UnknownRulesPageError(RummykitError):
+    """No rules page for that game, or none in that language (:mod:`rummykit.rules`)."""
+
+    default_code = "unknown_rules_page"
+
+
+class UnknownRuleError(RummykitError):
+    """No rule or section of that id on the game's rules page."""
+
+    default_code = "unknown_rule"
 
 
 class BotError(RummykitError):

@@ -19,13 +19,49 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from rummykit.cards import make_rng
 from rummykit.core import Event, IllegalActionError
 from rummykit.errors import InvalidOptionError, InvalidRecordError
 
-__all__ = ["HandLike", "Match"]
+__all__ = ["HandLike", "Match", "SheetRow"]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One line of a score sheet: a label, a cell per seat, and a note after them."""
+
+    label: str
+    cells: Sequence[str]
+    note: str = ""
+
+
+def format_sheet(label_title: str, players: int, rows: Sequence[SheetRow]) -> list[str]:
+    """Rows as aligned text columns: the labels left, a column per seat right-aligned.
+
+    >>> for line in format_sheet("hand", 2, [SheetRow("1", ["+7", ""], "knock")]):
+    ...     print(line)
+    hand  seat 0  seat 1
+    1         +7          knock
+    """
+    heads = [f"seat {seat}" for seat in range(players)]
+    label_width = (
+        max(len(label_title), *(len(row.label) for row in rows)) if rows else len(label_title)
+    )
+    widths = [
+        max(len(heads[seat]), *(len(row.cells[seat]) for row in rows)) if rows else len(heads[seat])
+        for seat in range(players)
+    ]
+
+    def line(label: str, cells: Sequence[str], note: str = "") -> str:
+        text = f"{label:<{label_width}}  " + "  ".join(
+            f"{cell:>{width}}" for cell, width in zip(cells, widths, strict=True)
+        )
+        return f"{text}  {note}" if note else text
+
+    return [line(label_title, heads), *(line(row.label, row.cells, row.note) for row in rows)]
 
 
 class HandLike(Protocol):
@@ -47,7 +83,8 @@ class HandLike(Protocol):
 
     def apply(self, action: Any) -> list[Event]: ...
 
-    def check(self, action: Any) -> None: ...
+    def check(self, action: Any) -> object:
+        """Raise if illegal; what it returns (a game's check of a meld) is the game's."""
 
     def clone(self) -> Any: ...
 
@@ -69,6 +106,8 @@ class Match(ABC, Generic[HandT, ResultT]):
     rules_type: ClassVar[type[Any]]
     record_players: ClassVar[bool] = True
     """Whether records name the number of players (not for a two-player-only game)."""
+    fixed_players: ClassVar[int] = 2
+    """The number of players of a game whose records do not name it."""
 
     rules: Any
     players: int
@@ -177,10 +216,11 @@ class Match(ABC, Generic[HandT, ResultT]):
         """The current hand's finite legal actions (none once the game is over)."""
         return [] if self.is_over else self.hand.legal_actions()
 
-    def check(self, action: Any) -> None:
-        """Raise :class:`IllegalActionError` if ``action`` is illegal now."""
+    def check(self, action: Any) -> object:
+        """Raise :class:`IllegalActionError` if ``action`` is illegal now; else return
+        what the hand's check returns (``None``, or what a game's check found)."""
         self._refuse_when_over(action)
-        self.hand.check(action)
+        return self.hand.check(action)
 
     def _refuse_when_over(self, action: Any) -> None:
         if self.is_over:
@@ -226,6 +266,36 @@ class Match(ABC, Generic[HandT, ResultT]):
     def _clone_state(self, other: Any) -> None:
         """Copy the game's own mutable state into ``other`` (a shallow copy so far)."""
 
+    # -- the score sheet ------------------------------------------------------------------
+
+    def score_sheet(self) -> str:
+        """The score sheet as text: a line per hand, the game's closing lines (bonuses,
+        totals), then who won."""
+        rows = [*self._hand_rows(), *self._closing_rows()]
+        lines = format_sheet(self._hand_label, self.players, rows)
+        if self.result is not None:
+            lines.append(self._winners_line())
+        return "\n".join(lines)
+
+    _hand_label: ClassVar[str] = "hand"
+    """The first column's title (``round`` in Rami)."""
+
+    def _hand_rows(self) -> list[SheetRow]:
+        """A row per finished hand (the game's own cells and note)."""
+        raise NotImplementedError
+
+    def _closing_rows(self) -> list[SheetRow]:
+        """The rows after the hands: running scores, bonuses, totals."""
+        return []
+
+    def _winners_line(self) -> str:
+        winners = tuple(getattr(self.result, "winners", ()))
+        if len(winners) == 1:
+            return f"seat {winners[0]} wins"
+        if len(winners) == self.players:
+            return f"the {self._game_word} is tied"
+        return "winners: " + ", ".join(f"seat {seat}" for seat in winners)
+
     # -- records -------------------------------------------------------------------------
 
     def to_record(self) -> dict[str, Any]:
@@ -260,8 +330,19 @@ class Match(ABC, Generic[HandT, ResultT]):
         return game
 
     @classmethod
-    @abstractmethod
     def _from_record_start(
         cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
     ) -> Any:
-        """The game as dealt before the record's first action."""
+        """The game as dealt before the record's first action: the generic constructor,
+        since a game's public one takes no stored decks."""
+        game = cls.__new__(cls)
+        players = int(record["players"]) if cls.record_players else cls.fixed_players
+        Match.__init__(
+            game,
+            cls.rules_type.from_dict(record.get("rules", {})),
+            players=players,
+            seed=seed,
+            first_dealer=int(record.get("first_dealer", 0)),
+            stored=stored,
+        )
+        return game

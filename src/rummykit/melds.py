@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from rummykit.cards import RANKS, SUITS, Card, format_cards
+from rummykit.cards import FACES, RANKS, SUITS, Card, format_cards
 from rummykit.errors import InvalidMeldError
 
 __all__ = [
@@ -84,7 +84,7 @@ class Meld:
 
 
 def _natural_rank_suit(card: int) -> tuple[int, int]:
-    face = card & 63
+    face = FACES[card]
     return face % 13 + 1, face // 13
 
 
@@ -166,7 +166,7 @@ def _as_set(
     resolvable = len(open_jokers) == len(free_suits)
     for _card, face in stand_ins:
         if face is not None:
-            faces.append(Card(face & 63))
+            faces.append(Card(FACES[face]))
         elif resolvable:
             faces.append(Card((free_suits.pop(0)) * 13 + rank - 1))
         else:
@@ -219,7 +219,7 @@ def _as_run(
         faces: list[Card | None] = []
         for _card, face in stand_ins:
             if face is not None:
-                faces.append(Card(face & 63))
+                faces.append(Card(FACES[face]))
             else:
                 rank = missing.pop(0)
                 faces.append(Card(suit * 13 + (rank - 1 if rank < 14 else 0)))

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+from rummykit.cards import format_card
 from rummykit.core import Event, IllegalActionError, InvalidActionError
 
 __all__ = [
@@ -174,6 +175,31 @@ class TurnBasedTableGame:
 
     def events_for(self, events: Sequence[Event], seat: int | None) -> list[JSON]:
         return [event.seen_by(seat).to_json() for event in events]
+
+    def card_name(self, card: int) -> str:
+        """How this game writes a card in JSON (Rami names the copy: ``7H@1``)."""
+        return format_card(card)
+
+    def revealed_table(self) -> JSON:
+        """The cards on the table, for :meth:`reveal` (none in a game without a table)."""
+        return {}
+
+    def reveal(self) -> JSON:
+        """The current hand with every hand shown (only for a finished game's replay)."""
+        game = self.game
+        hand = game.hand
+        name = self.card_name
+        return {
+            "phase": hand.phase,
+            "current_player": None if game.is_over else hand.current_player,
+            "dealer": hand.dealer,
+            "hand_number": game.hand_number,
+            "hands": [[name(c) for c in hand.hand_cards(seat)] for seat in range(self.seats)],
+            **self.revealed_table(),
+            "discard_pile": [name(card) for card in getattr(hand, "discard_pile", ())],
+            "stock_size": len(hand.stock),
+            "scores": list(game.scores),
+        }
 
     def summary(self) -> JSON:
         """Public scores, the hand number and, when over, the final result."""

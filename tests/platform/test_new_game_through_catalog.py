@@ -136,3 +136,30 @@ def _until(ws: Any, predicate: Any, limit: int = 500) -> dict[str, Any]:
         if predicate(message):
             return message
     raise AssertionError("expected message never came")
+
+
+def test_installed_packages_register_games_through_entry_points(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A package that names a module under the ``rummykit.games`` entry-point group has
+    its game in the catalog on the first look-up."""
+    import importlib.metadata
+
+    from rummykit.catalog import ENTRY_POINT_GROUP, registry
+
+    loaded: list[str] = []
+
+    class Entry:
+        name = "high-cards"
+
+        def load(self) -> None:
+            loaded.append(self.name)
+
+    def entry_points(*, group: str) -> list[Entry]:
+        return [Entry()] if group == ENTRY_POINT_GROUP else []
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    monkeypatch.setattr(registry, "_STARTED", [])
+    monkeypatch.setattr(registry, "_DONE", [])
+    assert NAME in variant_names()
+    assert loaded == ["high-cards"]

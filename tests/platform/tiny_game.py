@@ -20,7 +20,7 @@ from rummykit.catalog import Variant, register_bot, register_variant
 from rummykit.core import Event, IllegalActionError, InvalidActionError
 from rummykit.match import Match
 from rummykit.options import check_options, option
-from rummykit.table_game import JSON, TableGame, TurnBasedTableGame
+from rummykit.table_game import JSON, TurnBasedTableGame
 
 NAME = "high-cards"
 
@@ -207,21 +207,6 @@ class HighCardsGame(Match[HighCardsHand, GameResult]):
     def observation(self, seat: int) -> Observation:
         return self.hand.observation(seat)
 
-    @classmethod
-    def _from_record_start(
-        cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
-    ) -> HighCardsGame:
-        game = cls.__new__(cls)
-        Match.__init__(
-            game,
-            HighCardsRules.from_dict(record["rules"]),
-            players=int(record["players"]),
-            seed=seed,
-            first_dealer=int(record["first_dealer"]),
-            stored=stored,
-        )
-        return game
-
 
 class HighCardsTable(TurnBasedTableGame):
     action_type = PlayCard
@@ -261,25 +246,10 @@ class HighCardsVariant(Variant):
     min_players = 2
     max_players = 4
 
-    @property
-    def rules_type(self) -> type[Any]:
-        return HighCardsRules
-
-    @property
-    def action_type(self) -> type[Any]:
-        return PlayCard
-
-    def new_game(
-        self, rules: Any, *, players: int, seed: int | None, first_dealer: int | None = None
-    ) -> HighCardsGame:
-        self.check_players(players)
-        return HighCardsGame(rules, players=players, seed=seed, first_dealer=first_dealer)
-
-    def game_from_record(self, record: Mapping[str, Any]) -> HighCardsGame:
-        return HighCardsGame.from_record(record)
-
-    def table_game(self, game: Any) -> TableGame:
-        return HighCardsTable(game)
+    rules_type = HighCardsRules
+    action_type = PlayCard
+    game_type = HighCardsGame
+    table_game_type = HighCardsTable
 
 
 def _random_bot(*, seed: int, rules: Any, players: int) -> RandomBot:

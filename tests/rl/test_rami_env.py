@@ -92,3 +92,29 @@ def test_render_shows_what_the_seat_to_act_sees() -> None:
     text = env.render()
     assert isinstance(text, str)
     assert "to act" in text and "legal: 158 Draw stock, 159 Take discard" in text
+
+
+def test_gymnasium_rami_against_catalog_bots() -> None:
+    """``rummykit/Rami-v0``: one seat against a bot at every other seat."""
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    import rummykit.rl.gymnasium  # noqa: F401 - registers the ids
+    from rummykit.rl.gymnasium import RummyEnv
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(RummyEnv(game="rami", players=3, illegal_action="terminate"))
+        env = gymnasium.make("rummykit/Rami-v0", players=4, opponent="random", seat=2)
+    rng = np.random.default_rng(2)
+    _, info = env.reset(seed=2)
+    unwrapped: Any = env.unwrapped
+    assert sorted(unwrapped._opponents) == [0, 1, 3]
+    terminated, total = False, 0.0
+    while not terminated:
+        legal = np.flatnonzero(info["action_mask"])
+        _, reward, terminated, _, info = env.step(int(rng.choice(legal)))
+        total += float(reward)
+    assert total == -info["last_round"]["penalties"][2]
+    preset = RummyEnv(game="rami40", players=2, opponent="heuristic")
+    assert preset.table.rules.opening_threshold == 40

@@ -64,7 +64,7 @@ def sqlite_url(tmp_path: Path) -> str:
 
 
 def config(url: str, **changes: Any) -> ServerConfig:
-    """A test configuration: no bot delay, chosen seeds allowed, a rate limit no
+    """A test configuration: no bot delay, chosen seeds allowed, rate limits no
     scripted player reaches (the rate limit tests set their own)."""
     values: dict[str, Any] = {
         "database_url": url,
@@ -72,6 +72,9 @@ def config(url: str, **changes: Any) -> ServerConfig:
         "allow_seed": True,
         "rate_per_second": 1000.0,
         "rate_burst": 1000,
+        "create_rate": 0.0,
+        "act_rate": 0.0,
+        "read_rate": 0.0,
     }
     values.update(changes)
     return ServerConfig(**values)

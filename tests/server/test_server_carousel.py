@@ -30,12 +30,12 @@ def test_adapter_offers_seats_and_every_option() -> None:
     assert (adapter.min_seats, adapter.max_seats) == (2, 5)
     options = {option.name: option for option in adapter.rule_options()}
     assert set(options) == set(CarouselRules().to_dict())
-    assert options["decks"].choices == ("auto", "1", "2", "3")
+    assert options["decks"].to_json()["choices"] == ["auto", "1", "2", "3"]
     assert adapter.make_rules("carousel", {"decks": "auto"})["decks"] is None
     assert adapter.make_rules("carousel", {"decks": "1", "knock_limit": 7})["decks"] == 1
     with pytest.raises(ValueError, match="knock_limit"):
         adapter.make_rules("carousel", {"knock_limit": -1})
-    with pytest.raises(ValueError, match="2-5 seats"):
+    with pytest.raises(ValueError, match="2-5 players"):
         adapter.new_game(adapter.make_rules("carousel", {}), seats=6, seed=1)
 
 

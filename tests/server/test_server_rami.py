@@ -34,7 +34,7 @@ def test_adapter_offers_presets_seats_and_every_option() -> None:
     }
     options = {option.name: option for option in adapter.rule_options()}
     assert set(options) == set(RamiRules().to_dict())
-    assert options["decks"].kind == "choice" and "auto" in options["decks"].choices
+    assert options["decks"].kind == "choice" and "auto" in options["decks"].to_json()["choices"]
     assert options["unopened_penalty"].kind == "text"
     # The lobby sends choices as strings; the adapter gives the rules their numbers.
     rules = adapter.make_rules("rami40", {"decks": "3", "jokers": "2"})
@@ -43,7 +43,7 @@ def test_adapter_offers_presets_seats_and_every_option() -> None:
         adapter.make_rules("rami99", {})
     with pytest.raises(ValueError, match="unopened_penalty"):
         adapter.make_rules("rami51", {"unopened_penalty": "lots"})
-    with pytest.raises(ValueError, match="2-6 seats"):
+    with pytest.raises(ValueError, match="2-6 players"):
         adapter.new_game(rules, seats=7, seed=1)
 
 

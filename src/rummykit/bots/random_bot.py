@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from rummykit.cards import make_rng
+from rummykit.errors import BotError
 
 __all__ = ["RandomBot"]
 
@@ -24,5 +25,5 @@ class RandomBot:
     def act(self, observation: Any, legal_actions: Sequence[ActionT]) -> ActionT:
         """A uniformly random element of ``legal_actions``."""
         if not legal_actions:
-            raise ValueError("no legal action to choose from")
+            raise BotError("no legal action to choose from", bot=self.name)
         return self.rng.choice(legal_actions)

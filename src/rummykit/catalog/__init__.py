@@ -9,11 +9,12 @@ line, the table server, the tournament runner, the terminal games and the resear
 wrappers read the catalog; none of them names a game.
 
 The games rummykit ships (Gin, Carousel, Rami) register themselves from their packages
-(:data:`BUILTIN_GAMES`) on the first look-up. Another game is a :class:`Variant`
-subclass registered with :func:`register_variant`; bots are registered per game with
-:func:`register_bot` (a factory called as ``factory(seed=..., rules=..., players=...)``;
-given as ``"module:attribute"`` it is imported on first use, so registering costs
-nothing and cannot create import cycles).
+(:data:`BUILTIN_GAMES`) on the first look-up, and so do installed packages that name a
+module under the entry-point group ``rummykit.games``. Another game is a
+:class:`Variant` subclass registered with :func:`register_variant`; bots are
+registered per game with :func:`register_bot` (a factory called as
+``factory(seed=..., rules=..., players=...)``; given as ``"module:attribute"`` it is
+imported on first use, so registering costs nothing and cannot create import cycles).
 
 >>> gin = get_variant("gin")
 >>> gin.title, gin.min_players, gin.max_players
@@ -26,58 +27,6 @@ nothing and cannot create import cycles).
 ('rami40', 'rami')
 """
 
-from rummykit.catalog.bots import (
-    BotEntry,
-    BotFactory,
-    available_bots,
-    bot_names,
-    default_lineup,
-    get_bot,
-    make_bot,
-    register_bot,
-    unregister_bot,
-)
-from rummykit.catalog.registry import (
-    BUILTIN_GAMES,
-    find_variant,
-    get_variant,
-    register_variant,
-    unregister_variant,
-    variant_names,
-    variants,
-)
-from rummykit.catalog.variant import (
-    DEFAULT_BOT_LEVEL,
-    DEFAULT_MAX_DECISIONS,
-    STRENGTH_ORDER,
-    GameLike,
-    GameOutcome,
-    Variant,
-    missing_modules,
-)
-
-__all__ = [
-    "BUILTIN_GAMES",
-    "DEFAULT_BOT_LEVEL",
-    "DEFAULT_MAX_DECISIONS",
-    "STRENGTH_ORDER",
-    "BotEntry",
-    "BotFactory",
-    "GameLike",
-    "GameOutcome",
-    "Variant",
-    "available_bots",
-    "bot_names",
-    "default_lineup",
-    "find_variant",
-    "get_bot",
-    "get_variant",
-    "make_bot",
-    "missing_modules",
-    "register_bot",
-    "register_variant",
-    "unregister_bot",
-    "unregister_variant",
-    "variant_names",
-    "variants",
-]
+from rummykit.catalog.bots import *  # noqa: F403
+from rummykit.catalog.registry import *  # noqa: F403
+from rummykit.catalog.variant import *  # noqa: F403

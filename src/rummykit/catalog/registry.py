@@ -8,12 +8,15 @@ a game never imports the platform.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import threading
 
 from rummykit.catalog.variant import Variant
 from rummykit.errors import InvalidOptionError, UnknownVariantError
 
 __all__ = [
     "BUILTIN_GAMES",
+    "ENTRY_POINT_GROUP",
     "find_variant",
     "get_variant",
     "register_variant",
@@ -104,18 +107,33 @@ def variants() -> list[Variant]:
 
 BUILTIN_GAMES: tuple[str, ...] = (
     "rummykit.games.gin.variant",
-    "rummykit.games.carousel.variant",
     "rummykit.games.rami.variant",
+    "rummykit.games.carousel.variant",
 )
 """Modules that register the games rummykit ships, imported on the first look-up (so
 importing the catalog costs nothing and a game never imports the platform)."""
 
-_LOADED: list[bool] = []
+ENTRY_POINT_GROUP = "rummykit.games"
+"""Installed packages register more games under this entry-point group, each entry
+naming a module that registers its game when imported (as the built-in ones do)."""
+
+_LOADING = threading.RLock()
+_STARTED: list[bool] = []
+"""Set while (and after) the games load: a look-up made by a game's own registration
+(the same thread, inside the load) must not load them again."""
+_DONE: list[bool] = []
+"""Set once every game has loaded: other threads wait for it, never see half a catalog."""
 
 
 def _load_builtin_games() -> None:
-    if _LOADED:
+    if _DONE:
         return
-    _LOADED.append(True)
-    for module in BUILTIN_GAMES:
-        importlib.import_module(module)
+    with _LOADING:
+        if _STARTED:
+            return
+        _STARTED.append(True)
+        for module in BUILTIN_GAMES:
+            importlib.import_module(module)
+        for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            entry.load()
+        _DONE.append(True)

@@ -107,12 +107,12 @@ class Variant:
     """One game in the catalog: everything the platform needs to host it.
 
     A game's package subclasses this once (``rummykit.games.gin.variant``), setting the
-    class attributes and implementing :attr:`rules_type`, :attr:`action_type`,
-    :meth:`presets`, :meth:`new_game`, :meth:`game_from_record` and
-    :meth:`table_game`; everything else (rules from presets and options, players,
-    playing a whole game between bots, hosting a table) is written here once. A
-    variant must be picklable (a plain module-level class is), because tournaments send
-    it to worker processes.
+    class attributes: its name and seats, :attr:`rules_type`, :attr:`action_type`,
+    :attr:`game_type` (its :class:`~rummykit.match.Match`), :attr:`table_game_type`,
+    :attr:`screen_type`, and :meth:`presets` when it has several. Everything else (rules
+    from presets and options, new games and replays, playing a whole game between bots,
+    hosting a table, the terminal) is written here once. A variant must be picklable (a
+    plain module-level class is), because tournaments send it to worker processes.
     """
 
     name: ClassVar[str]
@@ -134,18 +134,23 @@ class Variant:
     modules: ClassVar[tuple[str, ...]] = ()
     """The engine and built-in bot modules: worker processes import them up front."""
 
+    rules_type: ClassVar[type[Any]]
+    """The game's frozen rules dataclass (its options declared with
+    :func:`rummykit.options.option`; ``from_dict`` and ``to_dict``)."""
+    action_type: ClassVar[type[Any]]
+    """The game's action class (``from_json``, ``to_json``, ``kind``)."""
+    game_type: ClassVar[type[Any]]
+    """The whole game: a :class:`~rummykit.match.Match` taking ``(rules, *, players=,
+    seed=, first_dealer=)`` with ``from_record``."""
+    table_game_type: ClassVar[type[Any]]
+    """The game at a table (:class:`~rummykit.table_game.TableGame`), built on a game."""
+    screen_type: ClassVar[type[Any] | None] = None
+    """The terminal screen the one turn loop drives, built as
+    ``screen_type(game, card_text=..., **screen_options(name))``."""
+    screen_translated: ClassVar[bool] = False
+    """Whether the screen takes ``language=`` (its texts are in the gettext catalogs)."""
+
     # -- rules -----------------------------------------------------------------------
-
-    @property
-    def rules_type(self) -> type[Any]:
-        """The game's frozen rules dataclass (its options declared with
-        :func:`rummykit.options.option`)."""
-        raise NotImplementedError
-
-    @property
-    def action_type(self) -> type[Any]:
-        """The game's action class (``from_json``, ``to_json``, ``kind``)."""
-        raise NotImplementedError
 
     def presets(self) -> Mapping[str, Any]:
         """Named rules, the default first (its name is usually the variant's)."""
@@ -210,7 +215,7 @@ class Variant:
             base = self.preset(preset) if preset is not None else self.default_rules()
             options = {**(rules or {}), **options}
         else:
-            raise TypeError(
+            raise InvalidOptionError(
                 f"{self.name} rules must be a {self.rules_type.__name__}, a mapping of "
                 f"options or None, not {type(rules).__name__}"
             )
@@ -262,14 +267,15 @@ class Variant:
 
     def new_game(
         self, rules: Any, *, players: int, seed: int | None, first_dealer: int | None = None
-    ) -> GameLike:
+    ) -> Any:
         """A new whole game, dealt from ``seed`` with ``first_dealer`` dealing first
         (``None``: drawn from the seed)."""
-        raise NotImplementedError
+        self.check_players(players)
+        return self.game_type(rules, players=players, seed=seed, first_dealer=first_dealer)
 
-    def game_from_record(self, record: Mapping[str, Any]) -> GameLike:
+    def game_from_record(self, record: Mapping[str, Any]) -> Any:
         """A whole game rebuilt from its ``to_record()``."""
-        raise NotImplementedError
+        return self.game_type.from_record(record)
 
     def parse_action(self, data: Mapping[str, Any]) -> Any:
         """An action from its JSON form."""
@@ -284,11 +290,32 @@ class Variant:
         """Hands dealt in the game."""
         return int(game.hand_number)
 
+    # -- the terminal ----------------------------------------------------------------------
+
+    def terminal_screen(
+        self, game: Any, *, card_text: Any, name: str, language: str | None = None
+    ) -> Any:
+        """The game's terminal screen (its text views and command words), which the
+        terminal's one turn loop drives; ``name`` is the variant or preset played.
+        ``language`` reaches screens that are translated (``screen_translated``); the
+        others speak English."""
+        if self.screen_type is None:
+            raise UnknownVariantError(f"{self.name} has no terminal screen")
+        options = self.screen_options(name)
+        if self.screen_translated:
+            options["language"] = language
+        return self.screen_type(game, card_text=card_text, **options)
+
+    def screen_options(self, name: str) -> dict[str, Any]:
+        """What the game's screen takes besides the game and the card style."""
+        return {}
+
     # -- a table (the server) ------------------------------------------------------------
 
     def table_game(self, game: Any) -> TableGame:
         """The game behind the JSON interface a table host drives (views per seat)."""
-        raise NotImplementedError
+        table: TableGame = self.table_game_type(game)
+        return table
 
     def table_rules(self, preset: str, options: Any) -> JSON:
         """Complete, checked rule options for a table: the preset's, then ``options``

@@ -1,14 +1,12 @@
 """The gin observation as a flat ``float32`` array of named planes.
 
-Every value is derived from a :class:`~rummykit.rl.gin_table.SeatView`, itself derived
+Every value is derived from a :class:`~rummykit.rl.gin_view.SeatView`, itself derived
 from the engine's ``observation(seat)`` (plus the seat's own pending knock macro).
 The layout (see ``docs/rl.md``) is nine card planes of 52 (card id order: suit-major
-s c d h, ace low) followed by twelve scalars:
+s c d h, ace low) followed by twelve scalars, 480 values:
 
->>> [(name, start, size) for name, start, size, _ in FIELDS][:3]
-[('hand', 0, 52), ('taken_card', 52, 52), ('upcard', 104, 52)]
->>> OBSERVATION_SIZE
-480
+>>> field_slices()["upcard"], OBSERVATION_SIZE
+(slice(104, 156, None), 480)
 """
 
 from __future__ import annotations
@@ -18,10 +16,15 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.rl.gin_table import PHASES, GinTable, SeatView
+from rummykit.rl.encoding import GameEncoding, register_encoding
+from rummykit.rl.gin_table import PHASES, GinTable, describe
+from rummykit.rl.gin_view import SeatView
+from rummykit.rl.observation import ObservationLayout
 
 __all__ = [
     "FIELDS",
+    "GIN",
+    "LAYOUT",
     "OBSERVATION_SIZE",
     "SCORE_CLIP",
     "encode_observation",
@@ -56,21 +59,11 @@ _SCALARS: Final = (
 )
 
 
-def _fields() -> tuple[tuple[str, int, int, str], ...]:
-    fields: list[tuple[str, int, int, str]] = []
-    start = 0
-    for name, text in _CARD_PLANES:
-        fields.append((name, start, 52, text))
-        start += 52
-    for name, size, text in _SCALARS:
-        fields.append((name, start, size, text))
-        start += size
-    return tuple(fields)
-
-
-FIELDS: Final = _fields()
+LAYOUT: Final = ObservationLayout.of(52, _CARD_PLANES, _SCALARS)
+FIELDS: Final = LAYOUT.fields
 """``(name, start, size, description)`` of every part of the observation array."""
-OBSERVATION_SIZE: Final = FIELDS[-1][1] + FIELDS[-1][2]
+OBSERVATION_SIZE: Final = LAYOUT.size
+field_slices: Final = LAYOUT.slices
 _PLANE_BITS: Final = 52 * len(_CARD_PLANES)
 _BINARY_BITS: Final = _PLANE_BITS + 2 + len(PHASES)
 """The planes, ``to_act``, ``dealer`` and ``phase`` are 0/1: they come from one integer."""
@@ -91,16 +84,7 @@ _FLOAT32: Final = np.dtype(np.float32)
 
 def observation_high() -> npt.NDArray[np.float32]:
     """Upper bounds of the observation values (1, or :data:`SCORE_CLIP` for scores)."""
-    high = np.ones(OBSERVATION_SIZE, dtype=np.float32)
-    for name, start, size, _ in FIELDS:
-        if name == "scores":
-            high[start : start + size] = SCORE_CLIP
-    return high
-
-
-def field_slices() -> dict[str, slice]:
-    """Name -> slice of the observation array."""
-    return {name: slice(start, start + size) for name, start, size, _ in FIELDS}
+    return LAYOUT.bounds(1.0, scores=SCORE_CLIP)
 
 
 def encode_view(
@@ -148,3 +132,16 @@ def encode_view(
 def encode_observation(table: GinTable, seat: int) -> npt.NDArray[np.float32]:
     """The observation array of ``seat`` at a gin table."""
     return encode_view(*table.seat_state(seat))
+
+
+GIN: Final = register_encoding(
+    GameEncoding(
+        table=GinTable,
+        layout=LAYOUT,
+        encode=encode_observation,
+        high=observation_high,
+        describe=describe,
+        openspiel={"knock_melds": "auto"},
+    )
+)
+"""Gin in every research interface: ``gin_v0``, ``rummykit/Gin-v0``, ``python_rummykit_gin``."""

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from rummykit.cards import JOKER_FACE, format_card
+from rummykit.cards import JOKER_FACE, face_of, format_card
 
 __all__ = [
     "DRAW_STOCK",
@@ -104,12 +104,12 @@ def action_string(action_id: int) -> str:
 
 def layoff_id(card: int) -> int:
     """The lay-off id of a card (any copy, a declared joker counts as a joker)."""
-    return LAYOFF_BASE + (card & 63)
+    return LAYOFF_BASE + face_of(card)
 
 
 def swap_id(card: int) -> int:
     """The joker-swap id of the real card given for the joker."""
-    face = card & 63
+    face = face_of(card)
     if face >= JOKER_FACE:
         raise ValueError("a joker swap gives a natural card, not a joker")
     return SWAP_BASE + face

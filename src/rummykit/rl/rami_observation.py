@@ -7,12 +7,11 @@ card-id order (suit-major s c d h, ace low) then the joker. Several decks are in
 so most card planes hold counts (at most 3 for a natural face, the number of jokers
 for the joker). Other seats are shown relative to the observer: slot 0 is the observer,
 slot ``k`` the ``k``-th seat to its left (the order of play); slots past the number of
-players are zero. The layout is the same for 2 to 6 players (see ``docs/rl.md``):
+players are zero. The layout is the same for 2 to 6 players (see ``docs/rl.md``),
+fourteen face planes and 39 scalars:
 
->>> [(name, start, size) for name, start, size, _ in FIELDS][:3]
-[('hand', 0, 53), ('taken_card', 53, 53), ('discard_top', 106, 53)]
->>> OBSERVATION_SIZE
-781
+>>> FIELDS[2], OBSERVATION_SIZE
+(('discard_top', 106, 53, 'the top card of the discard pile'), 781)
 """
 
 from __future__ import annotations
@@ -22,16 +21,21 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.cards import JOKER_FACE, MAX_COPIES
+from rummykit.cards import FACES as FACE_OF
+from rummykit.cards import JOKER_FACE, MAX_COPIES, PHYSICAL_IDS
 from rummykit.games.rami import RamiObservation, RamiRules
+from rummykit.rl.encoding import GameEncoding, register_encoding
+from rummykit.rl.observation import ObservationLayout
 from rummykit.rl.rami_actions import FACES
-from rummykit.rl.rami_table import RamiTable
+from rummykit.rl.rami_table import RamiTable, describe
 
 __all__ = [
     "FIELDS",
+    "LAYOUT",
     "MAX_SEATS",
     "OBSERVATION_SIZE",
     "PHASES",
+    "RAMI",
     "SCORE_CLIP",
     "encode",
     "encode_observation",
@@ -77,21 +81,13 @@ _SCALARS: Final = (
 )
 
 
-def _fields() -> tuple[tuple[str, int, int, str], ...]:
-    fields: list[tuple[str, int, int, str]] = []
-    start = 0
-    for name, _, text in _CARD_PLANES:
-        fields.append((name, start, FACES, text))
-        start += FACES
-    for name, size, text in _SCALARS:
-        fields.append((name, start, size, text))
-        start += size
-    return tuple(fields)
-
-
-FIELDS: Final = _fields()
+LAYOUT: Final = ObservationLayout.of(
+    FACES, ((name, text) for name, _, text in _CARD_PLANES), _SCALARS
+)
+FIELDS: Final = LAYOUT.fields
 """``(name, start, size, description)`` of every part of the observation array."""
-OBSERVATION_SIZE: Final = FIELDS[-1][1] + FIELDS[-1][2]
+OBSERVATION_SIZE: Final = LAYOUT.size
+field_slices: Final = LAYOUT.slices
 _START: Final = {name: start for name, start, _, _ in FIELDS}
 _HAND: Final = _START["hand"]
 _TAKEN: Final = _START["taken_card"]
@@ -116,30 +112,20 @@ _UINT8: Final = np.dtype(np.uint8)
 def observation_high() -> npt.NDArray[np.float32]:
     """Upper bounds of the values: 3 copies of a natural face (three decks), 7 jokers
     (the most a pack may hold), 1 for flags and fractions, :data:`SCORE_CLIP` for scores."""
-    high = np.ones(OBSERVATION_SIZE, dtype=np.float32)
+    high = LAYOUT.bounds(1.0, scores=SCORE_CLIP)
     for (name, start, size, _), (_, kind, _) in zip(FIELDS, _CARD_PLANES, strict=False):
         if name == "table_jokers":
             high[start : start + size] = MAX_COPIES - 1
         elif kind == "count":
             high[start : start + JOKER_FACE] = _MAX_DECKS
             high[start + JOKER_FACE] = MAX_COPIES - 1
-    start = _START["scores"]
-    high[start : start + MAX_SEATS] = SCORE_CLIP
     return high
 
 
 def observation_low() -> npt.NDArray[np.float32]:
     """Lower bounds of the values: 0, or ``-SCORE_CLIP`` for scores (a negative
     ``winner_bonus`` can take a total below zero)."""
-    low = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    start = _START["scores"]
-    low[start : start + MAX_SEATS] = -SCORE_CLIP
-    return low
-
-
-def field_slices() -> dict[str, slice]:
-    """Name -> slice of the observation array."""
-    return {name: slice(start, start + size) for name, start, size, _ in FIELDS}
+    return LAYOUT.bounds(0.0, scores=-SCORE_CLIP)
 
 
 def _clip(value: float) -> float:
@@ -171,6 +157,7 @@ def _pack(rules: RamiRules, active: int) -> tuple[bytes, int]:
 def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
     """The observation array of one seat's engine observation."""
     obs = observation
+    face_of = FACE_OF  # a local: read for every card below
     seat = obs.seat
     players = obs.players
     rules = obs.rules
@@ -180,29 +167,29 @@ def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
     # ``unknown`` starts as the whole pack; every card seen somewhere is taken off.
     counts[_UNKNOWN : _UNKNOWN + FACES] = pack
     for card in obs.hand:
-        face = card & 63
+        face = face_of[card]
         counts[_HAND + face] += 1
         counts[_UNKNOWN + face] -= 1
     taken = obs.taken_card
     if taken is not None:
-        counts[_TAKEN + (taken & 63)] = 1
+        counts[_TAKEN + face_of[taken]] = 1
     pile = obs.discard_pile
     if pile:
-        face = pile[-1] & 63
+        face = face_of[pile[-1]]
         counts[_TOP + face] = 1
         counts[_UNKNOWN + face] -= 1
         for card in pile[:-1]:
-            face = card & 63
+            face = face_of[card]
             counts[_PILE + face] += 1
             counts[_UNKNOWN + face] -= 1
     layoffs = swaps = 0
     for combo in obs.table:
         for card in combo.cards:
-            face = card & 63
+            face = face_of[card]
             counts[_TABLE + face] += 1
             counts[_UNKNOWN + face] -= 1
         if combo.joker >= 0:
-            declared = combo.cards[combo.joker] >> 9  # the face it stands for, plus one
+            declared = combo.cards[combo.joker] // PHYSICAL_IDS  # the face it stands for, plus one
             if declared:
                 counts[_TABLE_JOKERS + declared - 1] += 1
         layoffs |= combo.accepts
@@ -232,7 +219,7 @@ def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
         if k:
             start = _KNOWN + FACES * (k - 1)
             for card in known[other]:
-                face = card & 63
+                face = face_of[card]
                 counts[start + face] += 1
                 counts[_UNKNOWN + face] -= 1
         flags_active.append(1.0 if other in active else 0.0)
@@ -269,3 +256,16 @@ def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
 def encode_observation(table: RamiTable, seat: int) -> npt.NDArray[np.float32]:
     """The observation array of ``seat`` at a Rami table."""
     return encode(table.observation(seat))
+
+
+RAMI: Final = register_encoding(
+    GameEncoding(
+        table=RamiTable,
+        layout=LAYOUT,
+        encode=encode_observation,
+        high=observation_high,
+        low=observation_low,
+        describe=describe,
+    )
+)
+"""Rami in the research interfaces: ``rami_v0`` and ``rummykit/Rami-v0``."""

@@ -36,17 +36,16 @@ the lay-off and swap ids against every lay-off and swap the engine accepts.
 
 from __future__ import annotations
 
-import operator
-import random
-from collections.abc import Sequence
-from typing import Any, Final, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
-from rummykit.cards import JOKER_FACE, format_card
+from rummykit.cards import FACES, JOKER_FACE, format_card, physical_of
 from rummykit.games.rami import (
     RamiAction,
     RamiGame,
     RamiObservation,
     RamiRound,
+    RamiRoundResult,
     RamiRules,
     best_melds,
     best_opening,
@@ -70,7 +69,7 @@ from rummykit.rl.rami_actions import (
     TAKE_DISCARD,
     action_string,
 )
-from rummykit.rl.table import illegal_action_error
+from rummykit.rl.table import EpisodeTable
 
 __all__ = ["RamiEpisode", "RamiReward", "RamiTable", "describe"]
 
@@ -78,8 +77,6 @@ RamiEpisode = Literal["round", "game"]
 """``round``: one round is an episode; ``game``: rounds until the game ends (section 6)."""
 RamiReward = Literal["penalty", "win"]
 """``penalty``: each round's penalty, negated; ``win``: +1 / -1 at the end of the episode."""
-
-_UNSET: Final = object()
 
 
 def _first_meld(observation: RamiObservation, *, use_jokers: bool) -> RamiAction | None:
@@ -104,11 +101,13 @@ def _first_meld(observation: RamiObservation, *, use_jokers: bool) -> RamiAction
     return None
 
 
-class RamiTable:
+class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
     """One Rami episode (a round or a game) for 2-6 seats driven by the 165 action ids.
 
     Args:
-        rules: the options (reference Rami 51 by default).
+        rules: the options (reference Rami 51 by default): a
+            :class:`~rummykit.games.rami.RamiRules`, a mapping of its options, or a
+            preset name (``rami51``, ``rami40``, ``rami51-house``, ``rami40-house``).
         players: seats 0 to ``players - 1``.
         episode: ``round`` or ``game``.
         reward: ``penalty`` (each seat's round penalty, negated, paid when the round
@@ -118,83 +117,31 @@ class RamiTable:
             it from the episode seed.
     """
 
-    num_actions: Final = NUM_ACTIONS
-    current_player: int
-    """The seat to act."""
-    is_over: bool
-    """True once the round (``round`` episodes) or the game is over."""
-    version: int
-    """Changes whenever the state changes (the wrappers' cache key)."""
+    game_name = "rami"
+    num_actions = NUM_ACTIONS
+    deal_episode = "round"
+    game_episode = "game"
+    score_reward = "penalty"
 
     def __init__(
         self,
-        rules: RamiRules | None = None,
+        rules: RamiRules | Mapping[str, Any] | str | None = None,
         *,
         players: int = 4,
         episode: RamiEpisode = "round",
         reward: RamiReward = "penalty",
         dealer: int | None = None,
     ) -> None:
-        if episode not in ("round", "game"):
-            raise ValueError(f"episode must be 'round' or 'game', not {episode!r}")
-        if reward not in ("penalty", "win"):
-            raise ValueError(f"reward must be 'penalty' or 'win', not {reward!r}")
-        rules = rules or RamiRules()
-        rules.deck_spec(players)  # validates the number of players
-        if dealer is not None and (
-            isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
-        ):
-            raise ValueError(f"dealer must be a seat 0-{players - 1} or None, not {dealer!r}")
-        self.rules = rules
-        self.num_seats = players
-        self.episode: RamiEpisode = episode
-        self.reward: RamiReward = reward
-        self.dealer = dealer
-        self._game: RamiGame | None = None
-        self._round: RamiRound | None = None
-        self._legal: list[int] = []
-        self._actions: dict[int, RamiAction | None] = {}
-        """The engine action of each legal id (``None``: resolved when chosen)."""
-        self._observations: dict[int, RamiObservation] = {}
-        self.current_player = 0
-        self.is_over = False
-        self.version = 0
-        self.last_result: dict[str, Any] | None = None
-        """The last finished round's result (JSON form), for ``info``."""
+        super().__init__(rules, players=players, episode=episode, reward=reward, dealer=dealer)
+        self.rules.deck_spec(players)  # the rules decide how many players the pack seats
 
-    # -- state ---------------------------------------------------------------------------
+    def action_string(self, action_id: int) -> str:
+        return action_string(action_id)
 
     @property
     def round(self) -> RamiRound:
         """The current (or last) round."""
-        if self._round is None:
-            raise RuntimeError("call reset() before using the table")
-        return self._round
-
-    @property
-    def game(self) -> RamiGame | None:
-        """The game in ``game`` episodes."""
-        return self._game
-
-    def reset(self, seed: int | None = None, *, deck: Sequence[int] | None = None) -> None:
-        """Deal a new episode from ``seed`` (or, for a round, an explicit card order)."""
-        rng = random.Random(seed) if seed is not None else None
-        if self.episode == "game":
-            if deck is not None:
-                raise ValueError("an explicit deck deals a single round, not a game")
-            self._game = RamiGame(self.rules, self.num_seats, seed, first_dealer=self.dealer)
-            self._round = self._game.round
-        else:
-            dealer = self.dealer
-            if dealer is None:
-                dealer = (rng or random.Random()).randrange(self.num_seats)
-            round_seed = rng.getrandbits(63) if rng is not None else None
-            self._game = None
-            self._round = new_round(
-                self.rules, self.num_seats, round_seed, dealer=dealer, deck=deck
-            )
-        self.last_result = None
-        self._changed()
+        return self.deal
 
     def load(self, state: RamiRound | RamiGame) -> None:
         """Continue from an existing round or game (a position to study, a test).
@@ -207,156 +154,66 @@ class RamiTable:
         if isinstance(state, RamiGame):
             if self.episode != "game":
                 raise ValueError("a game is loaded into a table with episode='game'")
-            self._game, self._round = state, state.round
+            self._game, self._deal = state, state.round
         else:
             if self.episode != "round":
                 raise ValueError("a round is loaded into a table with episode='round'")
-            self._game, self._round = None, state
+            self._game, self._deal = None, state
         self.last_result = None
-        self._changed()
-
-    def legal_ids(self) -> list[int]:
-        """Ascending legal ids of the seat to act (empty once the episode is over)."""
-        return self._legal
-
-    def action_string(self, action_id: int) -> str:
-        return action_string(action_id)
-
-    def observation(self, seat: int) -> RamiObservation:
-        """The engine's ``observation(seat)`` now (with the game totals in a game)."""
-        cached = self._observations.get(seat)
-        if cached is None:
-            state = self._game if self._game is not None else self.round
-            cached = self._observations[seat] = state.observation(seat)
-        return cached
+        self._advance(None, None)
 
     def action_for(self, action_id: int) -> RamiAction:
         """The engine action a legal id stands for now (``IllegalActionError`` if none)."""
-        key = self._key(action_id)
-        action = self._actions.get(key, _UNSET)
-        if action is _UNSET:
-            seat = self.current_player
-            raise illegal_action_error(
-                action_id, seat, self._legal, [action_string(i) for i in self._legal]
-            )
-        if action is None:
-            action = self._resolve(key)
-        assert isinstance(action, RamiAction)
-        return action
+        index = self._legal_index(action_id)
+        action = self._actions[index]
+        return self._macro(self._legal[index]) if action is None else action
 
-    def info(self, seat: int) -> dict[str, Any]:
-        data: dict[str, Any] = {}
-        if self.last_result is not None:
-            data["last_round"] = self.last_result
-        game = self._game
-        if game is not None:
-            data["totals"] = list(game.totals)
-            data["round"] = game.round_number
-            if game.result is not None:
-                data["game"] = game.result.to_json()
-        return data
+    # -- the engine ------------------------------------------------------------------------
 
-    def clone(self) -> RamiTable:
-        """An independent copy (the engine's cheap ``clone``, not a deep copy)."""
-        other = RamiTable.__new__(RamiTable)
-        other.__dict__.update(self.__dict__)
-        if self._game is not None:
-            other._game = self._game.clone()
-            other._round = other._game.round
-        elif self._round is not None:
-            other._round = self._round.clone()
-        other._legal = list(self._legal)
-        other._actions = dict(self._actions)
-        other._observations = {}
-        return other
+    def _new_deal(self, seed: int | None, dealer: int, deck: Sequence[int] | None) -> RamiRound:
+        return new_round(self.rules, self.num_seats, seed, dealer=dealer, deck=deck)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> RamiTable:
-        return self.clone()
+    def _current_deal(self, game: RamiGame) -> RamiRound:
+        return game.round
 
-    # -- stepping ------------------------------------------------------------------------
+    def _deal_rewards(self, result: RamiRoundResult) -> list[int]:
+        return [-penalty for penalty in result.penalties]
 
-    def step(self, action_id: int) -> list[float]:
-        """Apply one id for the seat to act; each seat's reward for this step."""
-        return self._apply(self.action_for(action_id))
+    def _game_info(self, game: RamiGame) -> dict[str, Any]:
+        return {"totals": list(game.totals), "round": game.round_number}
 
-    @staticmethod
-    def _key(action_id: object) -> int:
-        if type(action_id) is int:
-            return action_id
-        if isinstance(action_id, bool):
-            return -1
-        try:
-            return operator.index(action_id)  # type: ignore[arg-type]
-        except TypeError:
-            return -1
-
-    def _resolve(self, action_id: int) -> RamiAction:
-        """The macro-actions left for when they are chosen (``can_open`` decided them)."""
+    def _macro(self, action_id: int) -> RamiAction:
+        """The opening, searched only when chosen (``can_open`` offered it)."""
         assert action_id == OPEN
         obs = self.observation(self.current_player)
         opening = best_opening(obs.hand, obs.rules, taken=obs.taken_card)
         assert opening is not None, "can_open and best_opening disagree"
         return opening.action()
 
-    def _apply(self, action: RamiAction) -> list[float]:
-        rewards = [0.0] * self.num_seats
-        game = self._game
-        if game is not None:
-            before = len(game.results)
-            game.apply(action)
-            self._round = game.round
-            finished = game.results[before:]
-        else:
-            rnd = self.round
-            rnd.apply(action)
-            finished = [] if rnd.result is None else [rnd.result]
-        if finished:
-            self.last_result = finished[-1].to_json()
-            if self.reward == "penalty":
-                for result in finished:
-                    for seat, penalty in enumerate(result.penalties):
-                        rewards[seat] -= penalty
-        self._changed()
-        if self.reward == "win" and self.is_over:
-            if game is not None:
-                assert game.result is not None
-                winners = game.result.winners
-            else:
-                assert self.round.result is not None
-                winners = self.round.result.winners
-            if len(winners) < self.num_seats:
-                rewards = [1.0 if seat in winners else -1.0 for seat in range(self.num_seats)]
-        return rewards
-
     # -- legal ids -----------------------------------------------------------------------
 
-    def _changed(self) -> None:
-        self.version += 1
-        self._observations.clear()
-        rnd = self.round
-        game = self._game
-        self.current_player = rnd.current_player
-        self.is_over = rnd.phase == "over" if game is None else game.result is not None
+    def _choices(self) -> tuple[list[int], list[RamiAction | None]]:
+        rnd = self._deal
+        assert rnd is not None
         actions: dict[int, RamiAction | None] = {}
-        if not self.is_over:
-            phase = rnd.phase
-            engine = rnd.legal_actions()
-            if phase == "draw":
-                for action in engine:
-                    actions[DRAW_STOCK if action.kind == "draw_stock" else TAKE_DISCARD] = action
-                if self.rules.discard_must_be_melded:
-                    take = self._bundled_take()
-                    if take is not None:
-                        actions[TAKE_DISCARD] = take
-            elif phase == "discard":
-                self._discards(engine, actions)
-            else:
-                for action in engine:
-                    if action.kind == "end_play":
-                        actions[END_PLAY] = action
-                self._plays(actions)
-        self._actions = actions
-        self._legal = sorted(actions)
+        phase = rnd.phase
+        engine = rnd.legal_actions()
+        if phase == "draw":
+            for action in engine:
+                actions[DRAW_STOCK if action.kind == "draw_stock" else TAKE_DISCARD] = action
+            if self.rules.discard_must_be_melded:
+                take = self._bundled_take()
+                if take is not None:
+                    actions[TAKE_DISCARD] = take
+        elif phase == "discard":
+            self._discards(engine, actions)
+        else:
+            for action in engine:
+                if action.kind == "end_play":
+                    actions[END_PLAY] = action
+            self._plays(actions)
+        legal = sorted(actions)
+        return legal, list(map(actions.__getitem__, legal))
 
     def _discards(self, engine: list[RamiAction], actions: dict[int, RamiAction | None]) -> None:
         """One id per face; the copy the other seats know about, if any, is discarded."""
@@ -365,7 +222,7 @@ class RamiTable:
         for action in engine:
             card = action.card
             assert card is not None
-            face = card & 63
+            face = FACES[card]
             chosen = actions.get(face)
             if chosen is None or (card in known and chosen.card not in known):
                 actions[face] = action
@@ -376,7 +233,7 @@ class RamiTable:
         rules = obs.rules
         hand = obs.hand
         taken = obs.taken_card
-        has_joker = any(card & 63 == JOKER_FACE for card in hand)
+        has_joker = any(FACES[card] == JOKER_FACE for card in hand)
         if not obs.opened[seat]:
             if can_open(hand, rules, taken=taken):
                 actions[OPEN] = None  # the best opening is searched only when chosen
@@ -401,16 +258,16 @@ class RamiTable:
             card = move.card
             assert card is not None
             if move.kind == "layoff":
-                actions.setdefault(LAYOFF_BASE + (card & 63), move)
+                actions.setdefault(LAYOFF_BASE + FACES[card], move)
                 continue
             # What the swap leaves in hand: the card given, the cards melded with the
             # joker, and the joker itself when it has nowhere to go.
-            cost = -values[card & 0x1FF]
+            cost = -values[physical_of(card)]
             if move.joker_cards is not None:
-                cost -= sum(values[other & 0x1FF] for other in move.joker_cards)
+                cost -= sum(values[physical_of(other)] for other in move.joker_cards)
             elif move.joker_target is None:
                 cost += joker_value
-            action_id = SWAP_BASE + (card & 63)
+            action_id = SWAP_BASE + FACES[card]
             if action_id not in swap_costs or cost < swap_costs[action_id]:
                 swap_costs[action_id] = cost
                 actions[action_id] = move

@@ -2,9 +2,9 @@
 
 ``create_app(ServerConfig(...))`` builds the app; ``rummykit serve`` runs it with
 uvicorn. Each concern is its own router module (:mod:`~rummykit.server.rest_api`,
-:mod:`~rummykit.server.websocket`, :mod:`~rummykit.server.pages`); they reach the
-table manager and the configuration through ``app.state``
-(:mod:`~rummykit.server.app_state`).
+:mod:`~rummykit.server.websocket`, :mod:`~rummykit.server.pages`,
+:mod:`~rummykit.server.rules_pages`); they reach the table manager and the
+configuration through ``app.state`` (:mod:`~rummykit.server.app_state`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,14 @@ from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
 
-from rummykit.server import pages, rest_api, websocket
+from rummykit.server import pages, rest_api, rules_pages, websocket
 from rummykit.server.config import ServerConfig
 from rummykit.server.error_handlers import error_handlers
 from rummykit.server.pages import web_root
 from rummykit.server.protocol import PROTOCOL_VERSION
+from rummykit.server.rate_limits import ClientRates, RateLimits
+from rummykit.server.request_bodies import BodyLimit
+from rummykit.server.security_headers import SecurityHeaders
 from rummykit.server.store import Store
 from rummykit.server.tables import TableManager
 
@@ -45,6 +48,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(websocket.router)
     pages.mount_static(app)
     app.include_router(pages.router)
+    app.include_router(rules_pages.router)
+    # Outermost last: headers go on every answer, bodies are bounded before the rates
+    # are taken (a refused body is never read), and routes see only what passed both.
+    rates = ClientRates(
+        {
+            "create": (config.create_rate, config.create_burst),
+            "act": (config.act_rate, config.act_burst),
+            "read": (config.read_rate, config.read_burst),
+        }
+    )
+    app.add_middleware(RateLimits, rates=rates)
+    app.add_middleware(BodyLimit, max_bytes=config.max_message_bytes, timeout=config.body_timeout)
+    app.add_middleware(SecurityHeaders)
     return app
 
 

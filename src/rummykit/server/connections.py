@@ -28,6 +28,8 @@ class Client:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_size)
         self.closed = False
         self.close_reason = ""
+        self.address: str | None = None
+        """The client's address (for the quotas)."""
 
     def send(self, message: JSON) -> None:
         """Queue a message; a client too slow to take its messages is disconnected."""

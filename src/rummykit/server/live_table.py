@@ -116,6 +116,11 @@ class LiveTable:
         self.driver: asyncio.Task[None] | None = None
         self.summary: tuple[JSON, str] | None = None
         """The last summary stored, and its encoding."""
+        self.touched = time.monotonic()
+        """When a request last asked for this table (it stays in memory a while after)."""
+        self.creator: str | None = None
+        """The address of the client that created the table here (waiting-table quota);
+        ``None`` for a table loaded from the database."""
 
     def summary_text(self) -> str:
         """The game's summary, encoded for its row (re-encoded only when it changed)."""
@@ -128,6 +133,10 @@ class LiveTable:
     def seq(self) -> int:
         """Number of accepted actions."""
         return len(self.actions)
+
+    def has_clients(self) -> bool:
+        """True while any connection is attached."""
+        return bool(self.spectators) or any(seat.clients for seat in self.seats)
 
     def clients(self) -> Iterator[Client]:
         """Every connection to this table."""

@@ -16,6 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummykit.core import Event, IllegalActionError, InvalidActionError
+from rummykit.refusals import refusal_params
+from rummykit.rules import cited_rule
+from rummykit.server.action_shapes import checked_action
 from rummykit.server.commit_queue import CommitQueue
 from rummykit.server.connections import Client, encode_json
 from rummykit.server.live_table import LiveTable
@@ -39,13 +42,27 @@ class MovePipeline:
     async def play(
         self, table: LiveTable, seat: int, action: JSON, reply_to: Client | None, request_id: Any
     ) -> int:
-        """A person's action, refused unless the game is being played."""
+        """A person's action, refused unless the game is being played and it is the
+        seat's turn, and unless it has the shape of one of the game's actions. In that
+        order: a seat out of turn learns nothing about how its action would be read,
+        and the game's parser only ever sees a well-shaped action."""
         async with table.lock:
             if table.status == "waiting":
                 raise ServerError("not_started", "the game has not started yet")
             if table.status == "finished" or table.game.is_over:
                 raise ServerError("game_over", "the game is over")
-            return await self.apply_locked(table, seat, action, "human", reply_to, request_id)
+            current = table.game.current_seat
+            if current is not None and seat != current:
+                raise ServerError(
+                    "not_your_turn",
+                    f"seat {seat} cannot play now: it is seat {current}'s turn",
+                    rule="not_your_turn",
+                    rule_id=cited_rule(table.adapter.name, "not_your_turn", None),
+                )
+            shaped = checked_action(
+                table.adapter.name, action, getattr(table.game, "action_type", None)
+            )
+            return await self.apply_locked(table, seat, shaped, "human", reply_to, request_id)
 
     async def apply_locked(
         self,
@@ -64,7 +81,14 @@ class MovePipeline:
             raise ServerError("invalid_action", str(error)) from None
         except IllegalActionError as error:
             code = "not_your_turn" if error.code == "not_your_turn" else "illegal_action"
-            raise ServerError(code, str(error), rule=error.code) from None
+            rule_id = cited_rule(table.adapter.name, error.code, error.rule)
+            raise ServerError(
+                code,
+                str(error),
+                rule=error.code,
+                rule_id=rule_id,
+                params=refusal_params(error),
+            ) from None
         except Exception:
             log.exception("engine failure at table %s on %r", table.id, action)
             self.rebuild(table)

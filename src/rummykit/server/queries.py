@@ -18,6 +18,7 @@ import weakref
 from typing import Any, Final
 
 from rummykit.core import InvalidActionError
+from rummykit.server.action_shapes import checked_action
 from rummykit.server.live_table import LiveTable
 from rummykit.server.protocol import ServerError
 
@@ -52,12 +53,12 @@ def _playing(table: LiveTable) -> None:
 
 async def check_action(table: LiveTable, seat: int, action: Any) -> JSON:
     """Whether ``seat`` may play ``action`` now, and what the engine says about it."""
-    if not isinstance(action, dict):
-        raise ServerError("bad_message", '"action" must be a JSON object')
     async with table.lock:
         _playing(table)
+        action_type = getattr(table.game, "action_type", None)
+        shaped = checked_action(table.adapter.name, action, action_type)
         try:
-            return table.game.check(seat, action)
+            return table.game.check(seat, shaped)
         except InvalidActionError as error:
             raise ServerError("invalid_action", str(error)) from None
 

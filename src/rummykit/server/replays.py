@@ -11,7 +11,7 @@ from typing import Any
 from rummykit.server.store import TableRow
 from rummykit.server.variants import get_adapter
 
-__all__ = ["replay_record", "replay_steps"]
+__all__ = ["replay_record", "replay_steps", "row_summary"]
 
 JSON = dict[str, Any]
 
@@ -52,4 +52,25 @@ def replay_record(row: TableRow) -> JSON:
         "actions": [
             {"seq": a.seq, "seat": a.seat, "action": a.action, "by": a.actor} for a in row.actions
         ],
+    }
+
+
+def row_summary(row: TableRow) -> JSON:
+    """A stored table as the lists of tables and games show it (no token, no seed)."""
+    return {
+        "id": row.id,
+        "variant": row.variant,
+        "preset": row.preset,
+        "status": row.status,
+        "seq": row.action_count,
+        "seats": [
+            {"seat": i, "kind": s["kind"], "name": s["name"], "level": s.get("level")}
+            for i, s in enumerate(row.seats)
+        ],
+        "summary": row.summary,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+        "finished_at": row.finished_at,
+        "rematch_of": row.rematch_of,
+        "rematch_id": row.rematch_id,
     }

@@ -8,20 +8,24 @@ The routes only translate HTTP into calls on the
 from __future__ import annotations
 
 import asyncio
-import json
+import gzip
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Header, Query, Request, Response
 
 from rummykit.server.app_state import Config, Manager
+from rummykit.server.config import ServerConfig
 from rummykit.server.live_table import LiveTable
-from rummykit.server.protocol import PROTOCOL_VERSION, ServerError
-from rummykit.server.replays import replay_record, replay_steps
-from rummykit.server.store import TableRow
+from rummykit.server.protocol import PROTOCOL_VERSION, ServerError, load_json
+from rummykit.server.rate_limits import client_address
+from rummykit.server.replay_cache import accepts_gzip
+from rummykit.server.replays import row_summary
+from rummykit.server.rules_pages import rules_url
+from rummykit.server.schemas import ActBody, CreateTableBody, JoinBody, body
 from rummykit.server.tables import TableManager
 from rummykit.server.variants import ADAPTERS
 
-__all__ = ["router"]
+__all__ = ["public_base_url", "router"]
 
 JSON = dict[str, Any]
 
@@ -49,6 +53,7 @@ async def variants() -> list[dict[str, Any]]:
             "options": [option.to_json() for option in adapter.rule_options()],
             "bot_levels": list(adapter.bot_levels),
             "default_bot_level": adapter.default_bot_level,
+            "rules_url": rules_url(adapter.name),
         }
         for adapter in ADAPTERS.values()
     ]
@@ -56,9 +61,10 @@ async def variants() -> list[dict[str, Any]]:
 
 @router.post("/tables", status_code=201)
 async def create_table(request: Request, manager: Manager, config: Config) -> dict[str, Any]:
-    body = await _json_body(request, config.max_message_bytes)
-    table, tokens = await manager.create_table(body)
-    base = str(request.base_url).rstrip("/")
+    raw = await _json_body(request, config.max_message_bytes)
+    spec = body(CreateTableBody, raw).model_dump(exclude_unset=True)
+    table, tokens = await manager.create_table(spec, client_address(request.scope))
+    base = public_base_url(config, request)
     invites = [
         {
             "seat": index,
@@ -71,6 +77,22 @@ async def create_table(request: Request, manager: Manager, config: Config) -> di
     return {"table": manager.table_info(table), "invites": invites}
 
 
+def public_base_url(config: ServerConfig, request: Request) -> str:
+    """Where people reach this server: ``--public-url``, else the address the request
+    came in on (the listening socket's), never the ``Host`` header a client chose."""
+    if config.public_url:
+        return config.public_url.rstrip("/")
+    server = request.scope.get("server")
+    if not server:
+        return ""
+    host, port = str(server[0]), server[1]
+    if ":" in host:  # IPv6
+        host = f"[{host}]"
+    scheme = request.scope.get("scheme", "http")
+    default = (scheme == "http" and port == 80) or (scheme == "https" and port == 443)
+    return f"{scheme}://{host}" + ("" if port is None or default else f":{port}")
+
+
 @router.get("/tables")
 async def list_tables(
     manager: Manager,
@@ -78,7 +100,7 @@ async def list_tables(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> list[dict[str, Any]]:
     rows = await asyncio.to_thread(manager.store.list_tables, status=status, limit=limit)
-    return [_row_summary(row) for row in rows]
+    return [row_summary(row) for row in rows]
 
 
 # -- a table, for the holder of a seat token --------------------------------------------
@@ -102,8 +124,8 @@ async def join(
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     table, seat = await _seated(manager, table_id, authorization)
-    body = await _json_body(request, config.max_message_bytes, allow_empty=True)
-    await manager.join(table, seat, body.get("name"))
+    raw = await _json_body(request, config.max_message_bytes, allow_empty=True)
+    await manager.join(table, seat, body(JoinBody, raw).name)
     return await manager.current_snapshot(table, seat)
 
 
@@ -125,19 +147,19 @@ async def act(
     authorization: Authorization = None,
 ) -> dict[str, Any]:
     table, seat = await _seated(manager, table_id, authorization)
-    body = await _json_body(request, config.max_message_bytes)
-    if body.get("seat") is not None and body.get("seat") != seat:
+    sent = body(ActBody, await _json_body(request, config.max_message_bytes))
+    if sent.seat is not None and sent.seat != seat:
         raise ServerError("not_your_seat", f"your token is for seat {seat}")
-    seq = await manager.act(table, seat, body.get("action"))
+    seq = await manager.act(table, seat, sent.action)
     return {"seq": seq, "view": await manager.current_view(table, seat)}
 
 
 @router.post("/tables/{table_id}/rematch")
 async def rematch(
-    table_id: str, manager: Manager, authorization: Authorization = None
+    table_id: str, request: Request, manager: Manager, authorization: Authorization = None
 ) -> dict[str, Any]:
     table, seat = await _seated(manager, table_id, authorization)
-    new_id = await manager.rematch(table, seat)
+    new_id = await manager.rematch(table, seat, client_address(request.scope))
     return {"table_id": new_id}
 
 
@@ -149,18 +171,22 @@ async def games(
     manager: Manager, limit: Annotated[int, Query(ge=1, le=200)] = 50
 ) -> list[dict[str, Any]]:
     rows = await asyncio.to_thread(manager.store.list_tables, status="finished", limit=limit)
-    return [_row_summary(row) for row in rows]
+    return [row_summary(row) for row in rows]
 
 
 @router.get("/games/{table_id}/replay")
-async def replay(table_id: str, manager: Manager) -> dict[str, Any]:
-    row = await asyncio.to_thread(manager.store.load, table_id)
-    if row is None:
-        raise ServerError("not_found", f"no table {table_id!r}")
-    if row.status != "finished":
-        raise ServerError("not_finished", "only finished games can be replayed")
-    steps = replay_steps(row)
-    return {"table": _row_summary(row), "record": replay_record(row), "steps": steps}
+async def replay(
+    table_id: str, manager: Manager, accept_encoding: Annotated[str | None, Header()] = None
+) -> Response:
+    if not 1 <= len(table_id) <= 32:
+        raise ServerError("not_found", "no such table")
+    compressed = await manager.replays.compressed(table_id)
+    headers = {"Vary": "Accept-Encoding"}
+    if accepts_gzip(accept_encoding):
+        headers["Content-Encoding"] = "gzip"
+        return Response(compressed, media_type="application/json", headers=headers)
+    plain = await asyncio.to_thread(gzip.decompress, compressed)
+    return Response(plain, media_type="application/json", headers=headers)
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -180,35 +206,14 @@ async def _seated(
 
 
 async def _json_body(request: Request, limit: int, *, allow_empty: bool = False) -> JSON:
+    # The body-limit middleware has read the body already, bounded; this check only
+    # guards an app run without it.
     raw = await request.body()
     if not raw and allow_empty:
         return {}
     if len(raw) > limit:
-        raise ServerError("too_large", f"the request body has {len(raw)} bytes; limit {limit}")
-    try:
-        body = json.loads(raw)
-    except ValueError:
-        raise ServerError("bad_json", "the request body is not valid JSON") from None
-    if not isinstance(body, dict):
+        raise ServerError("body_too_large", f"the request body has {len(raw)} bytes; limit {limit}")
+    data = load_json(raw, "the request body")
+    if not isinstance(data, dict):
         raise ServerError("bad_request", "the request body is a JSON object")
-    return body
-
-
-def _row_summary(row: TableRow) -> JSON:
-    return {
-        "id": row.id,
-        "variant": row.variant,
-        "preset": row.preset,
-        "status": row.status,
-        "seq": row.action_count,
-        "seats": [
-            {"seat": i, "kind": s["kind"], "name": s["name"], "level": s.get("level")}
-            for i, s in enumerate(row.seats)
-        ],
-        "summary": row.summary,
-        "created_at": row.created_at,
-        "updated_at": row.updated_at,
-        "finished_at": row.finished_at,
-        "rematch_of": row.rematch_of,
-        "rematch_id": row.rematch_id,
-    }
+    return data

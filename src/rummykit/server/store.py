@@ -44,6 +44,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -504,6 +505,51 @@ class Store:
             for table in tables:
                 table.actions = self._actions(connection, table.id)
         return tables
+
+    def load_recent(self, *, since: float, limit: int) -> list[TableRow]:
+        """The playing tables changed since ``since`` (a ``time.time()``), with their logs,
+        the most recently changed first, at most ``limit`` of them."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(tables_table)
+                .where(tables_table.c.status == "playing", tables_table.c.updated_at >= since)
+                .order_by(tables_table.c.updated_at.desc())
+                .limit(limit)
+            ).all()
+            tables = [_row_to_table(row) for row in rows]
+            for table in tables:
+                table.actions = self._actions(connection, table.id)
+        return tables
+
+    def waiting_ids(self, *, before: float | None = None) -> list[str]:
+        """The ids of the waiting tables (unchanged since ``before``, if given)."""
+        query = select(tables_table.c.id).where(tables_table.c.status == "waiting")
+        if before is not None:
+            query = query.where(tables_table.c.updated_at < before)
+        with self.engine.connect() as connection:
+            return [str(row.id) for row in connection.execute(query)]
+
+    @staticmethod
+    def delete_waiting(table_ids: Sequence[str]) -> Operation:
+        """Delete tables that never started (no actions); the finished tables whose
+        rematches they were forget them. In slices, one statement each (a scan of the
+        table for the rematch links per slice, not per table)."""
+
+        def run(connection: Connection) -> None:
+            for start in range(0, len(table_ids), 500):
+                chunk = list(table_ids[start : start + 500])
+                connection.execute(
+                    delete(tables_table).where(
+                        tables_table.c.id.in_(chunk), tables_table.c.status == "waiting"
+                    )
+                )
+                connection.execute(
+                    update(tables_table)
+                    .where(tables_table.c.rematch_id.in_(chunk))
+                    .values(rematch_id=None)
+                )
+
+        return run
 
     def list_tables(self, *, status: str | None = None, limit: int = 50) -> list[TableRow]:
         """Tables, most recently changed first, optionally of one status (no logs)."""

@@ -22,13 +22,16 @@ from typing import Any
 from rummykit.server.bot_turns import BotTurns, make_bots
 from rummykit.server.commit_queue import CommitQueue
 from rummykit.server.config import ServerConfig
+from rummykit.server.connection_caps import ConnectionCaps
 from rummykit.server.connections import Client
 from rummykit.server.live_table import LiveTable, clean_name, hash_token
 from rummykit.server.moves import MovePipeline
 from rummykit.server.protocol import PROTOCOL_VERSION, ServerError
+from rummykit.server.replay_cache import ReplayCache
+from rummykit.server.residency import TableResidency
 from rummykit.server.store import Store, TableRow
 from rummykit.server.table_requests import parse_table_request
-from rummykit.server.variants import VariantAdapter, get_adapter
+from rummykit.server.variants import ADAPTERS, VariantAdapter, get_adapter
 
 __all__ = ["TableManager"]
 
@@ -50,28 +53,29 @@ class TableManager:
         self._closing = False
         self.moves = MovePipeline(store, self.writer)
         self.bots = BotTurns(config, self.moves, self._tasks)
+        self.residency = TableResidency(self)
+        self.replays = ReplayCache(store, config.replay_cache_bytes)
+        self.connection_caps = ConnectionCaps(
+            per_client=config.max_connections_per_client,
+            per_table=config.max_connections_per_table,
+        )
+        self.loading: set[str] = set()
+        """Ids of tables being read from the database (never expired meanwhile)."""
+        self.expiring: set[str] = set()
+        """Ids of waiting tables being deleted (no longer loaded)."""
 
     # -- lifecycle ------------------------------------------------------------------------
 
     async def open(self) -> None:
-        """Create the schema, start the writer, and resume every unfinished table."""
+        """Create the schema, start the writer, and start keeping memory bounded: the
+        recently active tables are resumed in the background, the rest on demand."""
         await asyncio.to_thread(self.store.create_schema)
+        # The catalog registers its games on first look-up, which is not thread-safe:
+        # tables are replayed in worker threads, several at once.
+        for adapter in ADAPTERS.values():
+            adapter.bot_levels  # noqa: B018 - bots register on first look-up too
         self.writer.start()
-        rows = await asyncio.to_thread(self.store.load_active)
-        now = time.monotonic()
-        for row in rows:
-            try:
-                table = self._restore(row)
-            except Exception:
-                log.exception("table %s could not be replayed; it stays in the database", row.id)
-                continue
-            for seat in table.seats:
-                if seat.kind == "human" and seat.joined:
-                    seat.away_since = now
-            self.tables[table.id] = table
-            self._schedule_seat_checks(table)
-            self.bots.kick(table)
-        log.info("resumed %d table(s)", len(self.tables))
+        await self.residency.start()
 
     async def close(self) -> None:
         """Stop bots and timers, close connections, stop the writer."""
@@ -90,7 +94,10 @@ class TableManager:
         await asyncio.to_thread(self.writer.stop)
         await asyncio.to_thread(self.store.dispose)
 
-    def _restore(self, row: TableRow) -> LiveTable:
+    @staticmethod
+    def restore(row: TableRow) -> LiveTable:
+        """A stored table rebuilt by replaying its log (pure: run it in a worker thread,
+        since a long game takes a while)."""
         adapter = get_adapter(row.variant)
         actions = [(action.seat, action.action) for action in row.actions]
         game = adapter.replay(row.rules, seats=len(row.seats), seed=row.seed, actions=actions)
@@ -98,22 +105,49 @@ class TableManager:
         make_bots(table)
         return table
 
+    def adopt(self, table: LiveTable) -> LiveTable:
+        """Put a table read from the database in memory, unless a copy got there first
+        (then that copy it is: there is only ever one live copy of a table)."""
+        present = self.tables.get(table.id)
+        if present is not None:
+            return present
+        now = time.monotonic()
+        for seat in table.seats:
+            if seat.kind == "human" and seat.joined:
+                seat.away_since = now
+        self.tables[table.id] = table
+        self.residency.dormant_waiting.discard(table.id)
+        if table.status == "playing":
+            self._schedule_seat_checks(table)
+            self.bots.kick(table)
+        return table
+
     # -- lookup -----------------------------------------------------------------------------
 
     async def get(self, table_id: str) -> LiveTable:
-        """A table by id: live, or a finished one replayed from the database."""
+        """A table by id: live, or read from the database (and replayed in a worker
+        thread) and then kept in memory while it is used."""
         table = self.tables.get(table_id)
-        if table is not None:
-            return table
+        if table is None:
+            table = await self._load(table_id)
+        table.touched = time.monotonic()
+        return table
+
+    async def _load(self, table_id: str) -> LiveTable:
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
             raise ServerError("not_found", "no such table")
-        row = await asyncio.to_thread(self.store.load, table_id)
-        if row is None:
+        if table_id in self.expiring:
             raise ServerError("not_found", f"no table {table_id!r}")
-        table = self.tables.get(table_id)  # loaded meanwhile by another request
-        if table is None:
-            table = self._restore(row)
-            self.tables[table_id] = table
+        self.loading.add(table_id)
+        try:
+            row = await asyncio.to_thread(self.store.load, table_id)
+            if row is None:
+                raise ServerError("not_found", f"no table {table_id!r}")
+            table = self.tables.get(table_id)  # loaded meanwhile by another request
+            if table is None:
+                table = self.adopt(await asyncio.to_thread(self.restore, row))
+        finally:
+            self.loading.discard(table_id)
         return table
 
     def seat_for_token(self, table: LiveTable, token: Any) -> int:
@@ -179,15 +213,22 @@ class TableManager:
 
     # -- creating and joining ---------------------------------------------------------
 
-    async def create_table(self, request: Mapping[str, Any]) -> tuple[LiveTable, list[str | None]]:
-        """Create a table from a lobby request; returns it and each seat's token."""
+    async def create_table(
+        self, request: Mapping[str, Any], client: str | None = None
+    ) -> tuple[LiveTable, list[str | None]]:
+        """Create a table from a lobby request (by the client at address ``client``);
+        returns it and each seat's token."""
         row, adapter, tokens = parse_table_request(request, allow_seed=self.config.allow_seed)
-        table = await self._insert(row, adapter)
+        self.residency.check_waiting_quota(client)
+        table = await self._insert(row, adapter, client)
         return table, tokens
 
-    async def _insert(self, row: TableRow, adapter: VariantAdapter) -> LiveTable:
+    async def _insert(
+        self, row: TableRow, adapter: VariantAdapter, client: str | None
+    ) -> LiveTable:
         game = adapter.new_game(row.rules, seats=len(row.seats), seed=row.seed)
         table = LiveTable(row, adapter, game, [])
+        table.creator = client
         make_bots(table)
         try:
             await self.writer.commit(self.store.insert_table(row))
@@ -203,10 +244,18 @@ class TableManager:
             await self._join_locked(table, seat, name)
         self._broadcast_seats(table)
 
-    async def _join_locked(self, table: LiveTable, seat: int, name: Any) -> None:
+    async def _join_locked(
+        self, table: LiveTable, seat: int, name: Any, *, rename: bool = True
+    ) -> None:
         entry = table.seats[seat]
         changed = not entry.joined
         entry.joined = True
+        if name is not None and table.status == "finished":
+            # The game's record (its replay, the list of games) names the players as
+            # they played: a finished game's names are history.
+            if not rename or clean_name(name, entry.name) == entry.name:
+                return
+            raise ServerError("game_over", "the game is over: its players' names stay as they were")
         if name is not None:
             new_name = clean_name(name, entry.name)
             changed = changed or new_name != entry.name
@@ -235,7 +284,7 @@ class TableManager:
         async with table.lock:
             if seat_index is not None:
                 seat = table.seats[seat_index]
-                await self._join_locked(table, seat_index, name)
+                await self._join_locked(table, seat_index, name, rename=False)
                 seat.clients.add(client)
                 seat.away_since = None
             else:
@@ -332,13 +381,14 @@ class TableManager:
         self.bots.kick(table)
         return seq
 
-    async def rematch(self, table: LiveTable, seat: int) -> str:
+    async def rematch(self, table: LiveTable, seat: int, address: str | None = None) -> str:
         """A new table with the same seats, rules and tokens; returns its id."""
         async with table.lock:
             if table.status != "finished":
                 raise ServerError("not_finished", "a rematch is offered once the game is over")
             if table.rematch_id is not None:
                 return table.rematch_id
+            self.residency.check_waiting_quota(address)
             row = TableRow(
                 id=secrets.token_urlsafe(6),
                 variant=table.adapter.name,
@@ -349,12 +399,13 @@ class TableManager:
                 status="waiting",
                 rematch_of=table.id,
             )
-            new_table = await self._insert(row, table.adapter)
+            new_table = await self._insert(row, table.adapter, address)
             try:
                 await self.writer.commit(self.store.update_table(table.id, rematch_id=row.id))
             except Exception:
                 log.exception("could not link rematch of %s", table.id)
             table.rematch_id = row.id
+            self.replays.forget(table.id)
             for client in table.clients():
                 client.send({"type": "rematch", "table_id": row.id, "by": seat})
         return new_table.id

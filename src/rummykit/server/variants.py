@@ -41,22 +41,10 @@ class TableHost:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-
-    @property
-    def name(self) -> str:
-        return self.variant.name
-
-    @property
-    def title(self) -> str:
-        return self.variant.title
-
-    @property
-    def min_seats(self) -> int:
-        return self.variant.min_players
-
-    @property
-    def max_seats(self) -> int:
-        return self.variant.max_players
+        self.name = variant.name
+        self.title = variant.title
+        self.min_seats = variant.min_players
+        self.max_seats = variant.max_players
 
     @property
     def presets(self) -> Mapping[str, JSON]:

@@ -15,20 +15,19 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from rummykit.server import queries
+from rummykit.server import queries, schemas
 from rummykit.server.app_state import Config, Manager
 from rummykit.server.config import ServerConfig
-from rummykit.server.connections import Client
+from rummykit.server.connections import Client, encode_json
 from rummykit.server.live_table import LiveTable
 from rummykit.server.protocol import PROTOCOL_VERSION, RateLimiter, ServerError, parse_message
+from rummykit.server.rate_limits import client_address
 from rummykit.server.tables import TableManager
 
-__all__ = ["FLOOD_CLOSE", "HELLO_TIMEOUT", "router"]
+__all__ = ["FLOOD_CLOSE", "router"]
 
 log = logging.getLogger("rummykit.server")
 
-HELLO_TIMEOUT = 15.0
-"""Seconds a new websocket has to send its ``hello``."""
 FLOOD_CLOSE = 200
 """Refused messages in a row (over the rate limit) after which a connection is closed."""
 
@@ -38,7 +37,14 @@ router = APIRouter()
 @router.websocket("/ws/tables/{table_id}")
 async def websocket(socket: WebSocket, table_id: str, manager: Manager, config: Config) -> None:
     await socket.accept()
+    address = client_address(socket.scope)
+    refused = manager.connection_caps.admit(address, table_id[:64])
+    if refused is not None:
+        await socket.send_text(encode_json(refused.to_json()))
+        await socket.close(code=1013, reason="too many connections")
+        return
     client = Client(queue_size=config.client_queue)
+    client.address = address
     sender = asyncio.ensure_future(_sender(socket, client))
     try:
         await _session(socket, client, table_id, manager, config)
@@ -47,6 +53,7 @@ async def websocket(socket: WebSocket, table_id: str, manager: Manager, config: 
     except Exception:
         log.exception("websocket session failed")
     finally:
+        manager.connection_caps.release(address, table_id[:64])
         await manager.disconnect(client)
         client.close()
         with contextlib.suppress(Exception):
@@ -64,14 +71,21 @@ async def _session(
         client.send(error.to_json())
         client.close(error.code)
         return
+    # One deadline for the hello, however many pings come before it.
+    hello_by = asyncio.get_running_loop().time() + config.hello_timeout
     while not client.closed:
         try:
-            if client.seat is None and client.table_id is None:
-                text = await asyncio.wait_for(_receive_text(socket), timeout=HELLO_TIMEOUT)
+            if client.table_id is None:
+                left = hello_by - asyncio.get_running_loop().time()
+                text = await asyncio.wait_for(_receive_text(socket), timeout=max(0.0, left))
             else:
                 text = await _receive_text(socket)
         except TimeoutError:
-            client.send(ServerError("hello_required", "send hello first").to_json())
+            client.send(
+                ServerError(
+                    "hello_required", f"no hello within {config.hello_timeout:g} s"
+                ).to_json()
+            )
             client.close("no hello")
             return
         if not limiter.allow():
@@ -102,24 +116,24 @@ async def _session(
 
 
 async def _dispatch(
-    client: Client, table: LiveTable, message: dict[str, Any], manager: TableManager
+    client: Client, table: LiveTable, data: dict[str, Any], manager: TableManager
 ) -> None:
-    kind = message["type"]
-    request_id = message.get("id")
+    kind = data["type"]
+    message = schemas.message(kind, data)
+    request_id = message.id
     if kind == "ping":
         client.send({"type": "pong", "id": request_id})
         return
     joined = client.table_id is not None
-    if kind == "hello":
+    if isinstance(message, schemas.HelloMessage):
         if joined:
             raise ServerError("bad_message", "hello was already sent on this connection")
-        version = message.get("v", PROTOCOL_VERSION)
-        if version != PROTOCOL_VERSION:
+        if message.v != PROTOCOL_VERSION:
             raise ServerError(
                 "unsupported_version",
-                f"this server speaks protocol version {PROTOCOL_VERSION}, not {version!r}",
+                f"this server speaks protocol version {PROTOCOL_VERSION}, not {message.v!r}",
             )
-        await manager.connect(table, client, message.get("token"), message.get("name"))
+        await manager.connect(table, client, message.token, message.name)
         return
     if not joined:
         raise ServerError("hello_required", "send hello (with your seat token) first")
@@ -129,17 +143,14 @@ async def _dispatch(
     seat = client.seat
     if seat is None:
         raise ServerError("not_seated", "spectators cannot act; open an invite link to play")
-    if kind == "act":
-        claimed = message.get("seat")
-        if claimed is not None and claimed != seat:
+    if isinstance(message, schemas.ActMessage):
+        if message.seat is not None and message.seat != seat:
             raise ServerError(
-                "not_your_seat", f"this connection plays seat {seat}, not seat {claimed!r}"
+                "not_your_seat", f"this connection plays seat {seat}, not seat {message.seat}"
             )
-        await manager.act(
-            table, seat, message.get("action"), reply_to=client, request_id=request_id
-        )
-    elif kind == "check":
-        result = await queries.check_action(table, seat, message.get("action"))
+        await manager.act(table, seat, message.action, reply_to=client, request_id=request_id)
+    elif isinstance(message, schemas.CheckMessage):
+        result = await queries.check_action(table, seat, message.action)
         client.send({"type": "checked", "id": request_id, **result})
     elif kind == "hint":
         advice = await queries.hint(table, seat)
@@ -148,7 +159,7 @@ async def _dispatch(
         await manager.start(table, seat)
         client.send({"type": "ack", "id": request_id, "seq": table.seq})
     elif kind == "rematch":
-        new_id = await manager.rematch(table, seat)
+        new_id = await manager.rematch(table, seat, client.address)
         client.send({"type": "ack", "id": request_id, "table_id": new_id})
 
 

@@ -18,55 +18,10 @@ import types
 from collections.abc import Mapping
 from pathlib import Path
 
-from rummykit.catalog import (
-    STRENGTH_ORDER,
-    BotEntry,
-    BotFactory,
-    GameLike,
-    GameOutcome,
-    Variant,
-    available_bots,
-    bot_names,
-    default_lineup,
-    find_variant,
-    get_bot,
-    get_variant,
-    make_bot,
-    missing_modules,
-    register_bot,
-    register_variant,
-    unregister_bot,
-    variant_names,
-)
-from rummykit.errors import BotError, UnknownBotError, UnknownVariantError
-
-__all__ = [
-    "STRENGTH_ORDER",
-    "BotEntry",
-    "BotError",
-    "BotFactory",
-    "GameLike",
-    "GameOutcome",
-    "UnknownBotError",
-    "UnknownVariantError",
-    "Variant",
-    "available_bots",
-    "bot_names",
-    "default_lineup",
-    "find_variant",
-    "get_bot",
-    "get_variant",
-    "load_plugin",
-    "loaded_plugin_files",
-    "make_bot",
-    "missing_modules",
-    "register_bot",
-    "register_variant",
-    "reload_plugin_files",
-    "unregister_bot",
-    "variant_names",
-]
-
+from rummykit.catalog import *  # noqa: F403
+from rummykit.errors import BotError as BotError
+from rummykit.errors import UnknownBotError as UnknownBotError
+from rummykit.errors import UnknownVariantError as UnknownVariantError
 
 # -- plugins -------------------------------------------------------------------------------------
 

@@ -26,6 +26,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from rummykit.errors import InvalidOptionError
+
 __all__ = ["Z_95", "clustered_wilson_interval", "elo_ratings", "wilson_interval"]
 
 Z_95 = 1.959963984540054
@@ -51,7 +53,7 @@ def wilson_interval(successes: float, n: float, z: float = Z_95) -> tuple[float,
     if n <= 0:
         return 0.0, 1.0
     if not 0 <= successes <= n:
-        raise ValueError(f"successes must be within 0-{n}, not {successes!r}")
+        raise InvalidOptionError(f"successes must be within 0-{n}, not {successes!r}")
     p = successes / n
     z2 = z * z
     denominator = 1 + z2 / n

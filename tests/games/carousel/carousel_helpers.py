@@ -22,13 +22,9 @@ import pytest
 
 from rummykit.cards import Card, DeckSpec, build_deck, parse_cards
 from rummykit.core import IllegalActionError
-from rummykit.games.carousel.hand import (
-    CarouselAction,
-    CarouselHand,
-    CarouselRules,
-    carousel_hand_value,
-    new_hand,
-)
+from rummykit.games.carousel.actions import CarouselAction
+from rummykit.games.carousel.hand import CarouselHand, new_hand
+from rummykit.games.carousel.rules import CarouselRules, carousel_hand_value
 
 CardsLike = str | Iterable[int | str]
 
@@ -222,9 +218,12 @@ def physical_cards(hand: CarouselHand) -> Counter[int]:
 
 
 def snapshot(hand: CarouselHand) -> dict[str, Any]:
-    """Every attribute of the state (copies of the lists)."""
+    """Every attribute of the state (copies of the lists); not the private ones, such
+    as the meld check :meth:`CarouselHand.check` keeps for ``apply``."""
     state: dict[str, Any] = {}
     for name in CarouselHand.__slots__:
+        if name.startswith("_"):
+            continue
         value = getattr(hand, name)
         if isinstance(value, list):
             value = [list(v) if isinstance(v, list) else v for v in value]

@@ -18,13 +18,10 @@ from hypothesis import strategies as st
 from ilp_reference import face_melds, ilp_optimum, random_instance
 
 from rummykit.cards import JOKER_FACE, Card, card_value_gin, format_cards, parse_cards
-from rummykit.games.carousel.arrange import (
-    IllegalLayoutError,
-    best_placement,
-    check_layout,
-    placement_value,
-)
-from rummykit.games.carousel.placement_search import PlacementProblem, live_hand
+from rummykit.games.carousel.arrange import best_placement
+from rummykit.games.carousel.layout import IllegalLayoutError, check_layout
+from rummykit.games.carousel.placement_problem import PlacementProblem, live_hand
+from rummykit.games.carousel.rules import placement_value
 from rummykit.melds import CAROUSEL_MELDS, MeldRules
 
 

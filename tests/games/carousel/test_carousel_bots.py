@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from carousel_helpers import DRAW, END, KNOCK, position
 
 from rummykit.cards import format_cards, parse_cards
+from rummykit.games.carousel.actions import CarouselAction
 from rummykit.games.carousel.game import CarouselGame
-from rummykit.games.carousel.hand import CarouselAction, CarouselRules
+from rummykit.games.carousel.rules import CarouselRules
 from rummykit.games.carousel.simple_bots import (
     CarouselHeuristicBot,
     CarouselRandomBot,

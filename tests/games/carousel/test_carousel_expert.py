@@ -22,7 +22,8 @@ from rummykit.games.carousel.expert_bot import (
     unseen_counts,
 )
 from rummykit.games.carousel.game import CarouselGame
-from rummykit.games.carousel.hand import CarouselHand, CarouselRules, new_hand
+from rummykit.games.carousel.hand import CarouselHand, new_hand
+from rummykit.games.carousel.rules import CarouselRules
 from rummykit.games.carousel.simple_bots import CarouselHeuristicBot
 from rummykit.sim.registry import make_bot
 

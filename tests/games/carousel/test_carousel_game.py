@@ -16,8 +16,11 @@ import pytest
 from carousel_helpers import KNOCK, cards_worth, core_state, position
 
 from rummykit.core import IllegalActionError
+from rummykit.errors import InvalidOptionError, InvalidRecordError
+from rummykit.games.carousel.actions import CarouselAction
 from rummykit.games.carousel.game import CarouselGame
-from rummykit.games.carousel.hand import CarouselAction, CarouselHandResult, CarouselRules
+from rummykit.games.carousel.hand import CarouselHandResult
+from rummykit.games.carousel.rules import CarouselRules
 from rummykit.games.carousel.simple_bots import CarouselHeuristicBot, CarouselRandomBot
 
 SUITS = "SCDH"
@@ -117,7 +120,7 @@ def test_section6_equal_totals_share_the_win() -> None:
     assert final is not None
     assert final.totals == (252, 252, 0)
     assert final.winners == (0, 1)
-    assert "winner(s): seat 0, seat 1" in game.score_sheet()
+    assert game.score_sheet().splitlines()[-1] == "winners: seat 0, seat 1"
 
 
 def test_finished_game_refuses_actions() -> None:
@@ -208,20 +211,22 @@ def test_unfinished_game_record_replays_and_continues(seed: int | None) -> None:
 def test_game_record_errors() -> None:
     game = play_bots(CarouselGame(CarouselRules(target=60), players=3, seed=2))
     record = game.to_record()
-    with pytest.raises(ValueError, match="not a carousel game record"):
+    with pytest.raises(InvalidRecordError, match="not a carousel-game record"):
         CarouselGame.from_record({**record, "variant": "gin"})
     extra = {**record, "actions": [*record["actions"], {"kind": "end_turn"}]}
-    with pytest.raises(ValueError, match="actions after the end"):
+    with pytest.raises(InvalidRecordError, match="actions after the end"):
         CarouselGame.from_record(extra)
     no_seed = {**record, "seed": None}
-    with pytest.raises(ValueError, match="must list its decks"):
+    with pytest.raises(InvalidRecordError, match="must list its decks"):
         CarouselGame.from_record(no_seed)
+    with pytest.raises(InvalidOptionError, match="first_dealer must be a seat 0-2"):
+        CarouselGame(players=3, seed=1, first_dealer=3)
 
 
 def test_score_sheet_lists_hands_bonuses_and_totals() -> None:
     game = play_example10(CarouselRules())
     lines = game.score_sheet().splitlines()
-    assert lines[0].split() == ["hand", "seat", "0", "seat", "1", "seat", "2", "how"]
+    assert lines[0].split() == ["hand", "seat", "0", "seat", "1", "seat", "2"]
     hands = lines[1:12]
     assert [line.split()[0] for line in hands] == [str(n) for n in range(1, 12)]
     assert hands[0].split() == ["1", "+37", "knock"]
@@ -230,10 +235,10 @@ def test_score_sheet_lists_hands_bonuses_and_totals() -> None:
     # The blank cells keep the columns: +45 sits under seat 1.
     assert hands[1].index("+45") > hands[0].index("+37")
     assert lines[12].split() == ["score", "162", "151", "120"]
-    assert lines[13].split() == ["game", "100", "100", "0"]
-    assert lines[14].split() == ["round", "0", "0", "75"]
+    assert lines[13].split() == ["game", "bonus", "100", "100", "0"]
+    assert lines[14].split() == ["round", "bonus", "0", "0", "75"]
     assert lines[15].split() == ["total", "262", "251", "195"]
-    assert lines[16] == "winner(s): seat 0"
+    assert lines[16] == "seat 0 wins"
     assert len(lines) == 17
 
 

@@ -21,14 +21,16 @@ from carousel_helpers import (
 from test_carousel_game import play_knock
 
 from rummykit.cards import parse_cards
-from rummykit.games.carousel.arrange import IllegalLayoutError, check_layout
+from rummykit.errors import InvalidOptionError
 from rummykit.games.carousel.game import CarouselGame, carousel_final_totals
-from rummykit.games.carousel.hand import (
+from rummykit.games.carousel.hand import new_hand
+from rummykit.games.carousel.layout import IllegalLayoutError, check_layout
+from rummykit.games.carousel.rules import (
     CarouselRules,
     carousel_hand_value,
-    new_hand,
     score_carousel_hand,
 )
+from rummykit.options import option_of, options_of
 
 DEFAULT = CarouselRules()
 
@@ -331,3 +333,67 @@ def test_final_lap_draw_has_one_value() -> None:
     assert CarouselRules(final_lap_draw="none").final_lap_draw == "none"
     lap = final_lap_position(["KH", "QC QD"], current=0, turns_left=2)
     assert DRAW not in lap.legal_actions()
+
+
+# -- the declarations --------------------------------------------------------------------
+
+
+def test_every_option_is_declared_with_its_range_or_choices() -> None:
+    declared = {o.name: o for o in options_of(CarouselRules)}
+    assert list(declared) == list(DEFAULT.to_dict())
+    assert all(o.help for o in declared.values())
+    ranges = {name: (o.low, o.high) for name, o in declared.items() if o.kind == "int"}
+    assert ranges == {
+        "knock_limit": (0, 500),
+        "target": (1, 100_000),
+        "game_bonus": (0, 10_000),
+        "round_bonus": (0, 10_000),
+        "undercut_bonus": (0, 10_000),
+        "going_out_bonus": (0, 10_000),
+        "max_draws": (1, 10),
+        "joker_value": (0, 1000),
+        "ace_high_value": (0, 100),
+        "decks": (1, 3),
+    }
+    assert declared["decks"].optional and not declared["knock_limit"].optional
+    choices = {name: o.choices for name, o in declared.items() if o.kind == "choice"}
+    assert choices == {
+        "round_bonus_to": ("others", "all"),
+        "final_lap_draw": ("none",),
+        "nonknocker_ties": ("all_win", "knocker_rule_only"),
+    }
+    flags = [name for name, o in declared.items() if o.kind == "bool"]
+    assert flags == ["meld_after_last_draw", "joker_copy_limit"]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("knock_limit", 501),
+        ("target", 0),
+        ("max_draws", 11),
+        ("decks", 0),
+        ("decks", True),
+        ("joker_value", "25"),
+        ("round_bonus_to", "winners"),
+        ("joker_copy_limit", None),
+    ],
+)
+def test_a_bad_value_raises_invalid_option_error_naming_the_option(
+    name: str, value: object
+) -> None:
+    with pytest.raises(InvalidOptionError) as info:
+        CarouselRules(**{name: value})  # type: ignore[arg-type]
+    assert info.value.option == name and info.value.code == "invalid_option"
+    assert str(info.value).startswith(f"{name} must be ")
+    with pytest.raises(InvalidOptionError) as unknown:
+        CarouselRules.from_dict({"knock_limits": 5})
+    assert unknown.value.option == "knock_limits"
+
+
+def test_options_parse_from_text() -> None:
+    assert option_of(CarouselRules, "decks").parse("none") is None
+    assert option_of(CarouselRules, "decks").parse("3") == 3
+    assert option_of(CarouselRules, "meld-after-last-draw").parse("yes") is True
+    with pytest.raises(InvalidOptionError, match="decks must be a whole number 1-3"):
+        option_of(CarouselRules, "decks").parse("4")

@@ -33,14 +33,10 @@ from hypothesis import strategies as st
 
 from rummykit.cards import JOKER_FACE, Card, format_card
 from rummykit.core import IllegalActionError
+from rummykit.games.carousel.actions import CarouselAction
 from rummykit.games.carousel.arrange import best_placement
-from rummykit.games.carousel.hand import (
-    CarouselAction,
-    CarouselHand,
-    CarouselRules,
-    new_hand,
-    score_carousel_hand,
-)
+from rummykit.games.carousel.hand import CarouselHand, new_hand
+from rummykit.games.carousel.rules import CarouselRules, score_carousel_hand
 from rummykit.games.carousel.simple_bots import CarouselHeuristicBot, CarouselRandomBot
 
 RULES = st.builds(
@@ -360,7 +356,7 @@ def test_illegal_actions_raise_and_change_nothing(
                 assert "section" in message or error.rule in message, message
             assert snapshot(hand) == before, action
         if placement is not None and hand.may_meld():
-            # The solver's placement is legal (and is left unapplied: check() clones).
+            # The solver's placement is legal (and is left unapplied by check()).
             hand.check(CarouselAction.meld(placement.layout))
             assert snapshot(hand) == before
     assert checked >= 1

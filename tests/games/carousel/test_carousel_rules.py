@@ -26,14 +26,12 @@ from carousel_helpers import (
 
 from rummykit.cards import JOKER_FACE, parse_cards
 from rummykit.core import IllegalActionError
-from rummykit.games.carousel.arrange import IllegalLayoutError, best_placement, check_layout
+from rummykit.games.carousel.actions import CarouselAction
+from rummykit.games.carousel.arrange import best_placement
 from rummykit.games.carousel.game import CarouselGame, carousel_final_totals
-from rummykit.games.carousel.hand import (
-    CarouselAction,
-    CarouselRules,
-    new_hand,
-    score_carousel_hand,
-)
+from rummykit.games.carousel.hand import new_hand
+from rummykit.games.carousel.layout import IllegalLayoutError, check_layout
+from rummykit.games.carousel.rules import CarouselRules, score_carousel_hand
 
 p = parse_cards
 

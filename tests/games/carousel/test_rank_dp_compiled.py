@@ -16,20 +16,23 @@ import pytest
 from ilp_reference import ilp_optimum, random_instance
 
 from rummykit.cards import Card, card_value_gin
-from rummykit.games.carousel import arrange
-from rummykit.games.carousel.arrange import best_placement, check_layout
+from rummykit.games.carousel import rank_dp_select
+from rummykit.games.carousel.arrange import best_placement
+from rummykit.games.carousel.layout import as_melds, check_layout
+from rummykit.games.carousel.rank_dp import PythonRankDp
+from rummykit.games.carousel.rank_dp_problem import RankDpProblem, make_region
 from rummykit.melds import CAROUSEL_MELDS, MeldRules
 
 compiled = pytest.importorskip("rummykit.games.carousel._rank_dp")
 
 
-def _problem(seed: int, *, ring: bool, rules: MeldRules = CAROUSEL_MELDS) -> arrange._Problem:
-    """A placement problem as :func:`arrange._rank_dp_placement` builds it."""
+def _problem(seed: int, *, ring: bool, rules: MeldRules = CAROUSEL_MELDS) -> RankDpProblem:
+    """A placement problem as ``arrange.rank_dp_placement`` builds it."""
     rng = random.Random(seed)
     inst = random_instance(
         seed, table_size=rng.randint(10, 45), jokers=rng.choice((0, 0, 1, 2)), decks=None
     )
-    melds = arrange._as_melds(inst.table)
+    melds = as_melds(inst.table)
     hand_cards = [Card(c) for c in inst.hand]
     naturals = Counter(c.face for c in hand_cards if not c.is_joker)
     hand_jokers = sum(1 for c in hand_cards if c.is_joker)
@@ -47,7 +50,7 @@ def _problem(seed: int, *, ring: bool, rules: MeldRules = CAROUSEL_MELDS) -> arr
     opened = list(range(len(melds)))
     if ring:  # a region: some melds stay locked (real_ext, smaller caps)
         opened = sorted(rng.sample(opened, max(1, len(opened) // 2)))
-    region = arrange._make_region(
+    region = make_region(
         melds,
         opened,
         naturals,
@@ -67,9 +70,9 @@ def test_compiled_dp_matches_the_python_dp(block: int) -> None:
     """Same upper bound and the same solution (score, jokers, choices) as ``_Dp``."""
     for seed in range(block * 20, block * 20 + 20):
         problem = _problem(seed, ring=seed % 3 == 0)
-        python = arrange._Dp(problem)
-        fast = arrange._make_dp(problem)
-        assert isinstance(fast, arrange._CompiledDp)
+        python = PythonRankDp(problem)
+        fast = rank_dp_select.make_dp(problem)
+        assert isinstance(fast, rank_dp_select.CompiledRankDp)
         assert fast.upper_bound() == python.upper_bound(), seed
         for floor, target in ((-1, None), (0, None), (3, None)):
             want = python.depth_first(floor=floor, target=target)
@@ -89,7 +92,7 @@ def test_compiled_dp_matches_the_python_dp(block: int) -> None:
 def test_python_path_matches_the_ilp(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """With the compiled DP switched off, best_placement (quick layout, then the Python
     rank DP) still finds the ILP's optimum and a legal layout."""
-    monkeypatch.setattr(arrange, "use_compiled", False)
+    monkeypatch.setattr(rank_dp_select, "use_compiled", False)
     inst = random_instance(seed, table_size=random.Random(seed).randint(10, 50))
     found = best_placement(inst.table, inst.hand, decks=inst.decks)
     got = (0, 0) if found is None else (found.value, found.count)
@@ -114,8 +117,8 @@ def test_compiled_dp_matches_the_python_dp_under_other_rules(rules: MeldRules) -
     """The meld-rule parameters the solver accepts give the same results too."""
     for seed in range(500, 512):
         problem = _problem(seed, ring=seed % 2 == 0, rules=rules)
-        python = arrange._Dp(problem)
-        fast = arrange._make_dp(problem)
+        python = PythonRankDp(problem)
+        fast = rank_dp_select.make_dp(problem)
         assert fast.upper_bound() == python.upper_bound(), seed
         want = python.depth_first(floor=-1)
         got = fast.depth_first(floor=-1)
@@ -129,9 +132,9 @@ def test_suit_order_changes_the_search_not_the_optimum(seed: int) -> None:
     """Visiting the suits in another order (as _rank_dp does) finds the same optimum,
     and its choices, given back in the original suits, follow rank and suit order."""
     problem = _problem(seed, ring=seed % 4 == 0)
-    plain = arrange._make_dp(problem).depth_first(floor=0)
+    plain = rank_dp_select.make_dp(problem).depth_first(floor=0)
     order = [3, 1, 0, 2]
-    relabelled = arrange._SuitOrderDp(problem, order)
+    relabelled = rank_dp_select.SuitOrderDp(problem, order)
     found = relabelled.depth_first(floor=0)
     assert (found is None) == (plain is None)
     if found is not None and plain is not None:
@@ -142,12 +145,12 @@ def test_suit_order_changes_the_search_not_the_optimum(seed: int) -> None:
             (rank, suit) for rank in range(1, 14) for suit in range(4)
         ]
         # The Python DP under the same renaming agrees with the compiled one.
-        monkeypatched = arrange.use_compiled
+        monkeypatched = rank_dp_select.use_compiled
         try:
-            arrange.use_compiled = False
-            python = arrange._SuitOrderDp(problem, order).depth_first(floor=0)
+            rank_dp_select.use_compiled = False
+            python = rank_dp_select.SuitOrderDp(problem, order).depth_first(floor=0)
         finally:
-            arrange.use_compiled = monkeypatched
+            rank_dp_select.use_compiled = monkeypatched
         assert python is not None and python.choices == found.choices
 
 
@@ -155,14 +158,14 @@ def test_problems_beyond_the_compiled_limits_run_in_python() -> None:
     """Eight wild jokers exceed the compiled key: the Python DP takes the problem."""
     problem = _problem(7, ring=False)
     problem.hand_jokers = 8
-    assert isinstance(arrange._make_dp(problem), arrange._Dp)
+    assert isinstance(rank_dp_select.make_dp(problem), PythonRankDp)
     with pytest.raises(compiled.RankDpUnsupportedError):
-        compiled.RankDp(*arrange._compiled_arguments(problem))
+        compiled.RankDp(*rank_dp_select.compiled_arguments(problem))
 
 
 def test_bad_arguments_are_refused() -> None:
     problem = _problem(8, ring=False)
-    arguments = arrange._compiled_arguments(problem)
+    arguments = rank_dp_select.compiled_arguments(problem)
     short = list(arguments)
     short[4] = problem.real[:51]
     with pytest.raises(ValueError, match="52 entries"):
@@ -170,7 +173,7 @@ def test_bad_arguments_are_refused() -> None:
     dp = compiled.RankDp(*arguments)
     with pytest.raises(RuntimeError, match="once"):
         dp.__init__(*arguments)
-    assert dp.upper_bound() == arrange._Dp(problem).upper_bound()
+    assert dp.upper_bound() == PythonRankDp(problem).upper_bound()
 
 
 @pytest.mark.parametrize("seed", range(4000, 4012))

@@ -180,9 +180,7 @@ def test_whole_game_through_typed_commands(name: str, players: int, seed: int) -
 
 def test_prompts_offer_only_the_plays_legal_now() -> None:
     game = RamiGame(preset("rami51"), 2, 1)
-    game.hand = rig(
-        players=2, rules=game.rules, hands={0: "7S 8S 9S KH KS KD 2C 5D"}, phase="play"
-    )
+    game.hand = rig(players=2, rules=game.rules, hands={0: "7S 8S 9S KH KS KD 2C 5D"}, phase="play")
     typed = Typed(["open 7S 8S 9S | KH KS KD"])
     play(game, typed)
     # 24 + 30 opens; afterwards nothing fits (2C, 5D) and the plays end.

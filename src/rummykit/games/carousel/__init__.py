@@ -1,50 +1,14 @@
 """Carousel: 2-5 players, up to three draws a turn, the whole table open to
 rearrangement, declared jokers, knock at 5, a game to 150.
 
-The engine, the whole game and the exact arrangement solver; bots, views and the
-terminal game are in the modules beside them.
+The rules (:mod:`.rules`), actions (:mod:`.actions`), the layout rule (:mod:`.layout`),
+the hand engine (:mod:`.hand`), the whole game (:mod:`.game`) and the exact placement
+solver (:mod:`.arrange`); bots and the terminal game are in the modules beside them.
 """
 
-from rummykit.games.carousel.arrange import (
-    IllegalLayoutError,
-    LayoutCheck,
-    Placement,
-    best_placement,
-    check_layout,
-    placement_value,
-)
-from rummykit.games.carousel.game import (
-    CarouselGame,
-    CarouselGameResult,
-    carousel_final_totals,
-)
-from rummykit.games.carousel.hand import (
-    CarouselAction,
-    CarouselHand,
-    CarouselHandResult,
-    CarouselObservation,
-    CarouselRules,
-    carousel_hand_value,
-    new_hand,
-    score_carousel_hand,
-)
-
-__all__ = [
-    "CarouselAction",
-    "CarouselGame",
-    "CarouselGameResult",
-    "CarouselHand",
-    "CarouselHandResult",
-    "CarouselObservation",
-    "CarouselRules",
-    "IllegalLayoutError",
-    "LayoutCheck",
-    "Placement",
-    "best_placement",
-    "carousel_final_totals",
-    "carousel_hand_value",
-    "check_layout",
-    "new_hand",
-    "placement_value",
-    "score_carousel_hand",
-]
+from rummykit.games.carousel.actions import *  # noqa: F403
+from rummykit.games.carousel.arrange import *  # noqa: F403
+from rummykit.games.carousel.game import *  # noqa: F403
+from rummykit.games.carousel.hand import *  # noqa: F403
+from rummykit.games.carousel.layout import *  # noqa: F403
+from rummykit.games.carousel.rules import *  # noqa: F403

@@ -1,15 +1,16 @@
 /* The rank DP of rummykit.games.carousel.arrange, compiled.
  *
- * This is the same algorithm as the pure-Python class ``_Dp`` in arrange.py (see its
- * docstrings for what every part means): interned suit states, the per-face options
- * with the layout tie-break, the per-suit relaxed chain bounds with group rooms and
- * joker charges, and the depth-first branch and bound with a transposition table.
+ * This is the same algorithm as the pure-Python class ``PythonRankDp`` in rank_dp.py
+ * (see its docstrings, and rank_dp_moves.py's, for what every part means): interned
+ * suit states, the per-face options with the layout tie-break, the per-suit relaxed
+ * chain bounds with group rooms and joker charges, and the depth-first branch and
+ * bound with a transposition table.
  * It visits the states in the same order and returns the same layout, only about a
- * hundred times faster; arrange.py falls back to the Python class when this module is
- * missing or a problem lies outside the limits below (RankDpUnsupportedError).
+ * hundred times faster; rank_dp_select.py falls back to the Python class when this
+ * module is missing or a problem lies outside the limits below (RankDpUnsupportedError).
  *
  * Python API:
- *   RankDp(problem_tuple)       problem_tuple as built by arrange._c_problem
+ *   RankDp(*problem)            problem as built by rank_dp_select.compiled_arguments
  *   .upper_bound() -> int       -1 when the table cannot be laid out
  *   .depth_first(floor, target) -> None or (score, used, freed, choices)
  *       target < 0 means "no target"; choices is a list of 52 8-tuples
@@ -283,7 +284,7 @@ static int splits(RankDp *p, uint32_t code, int t, int rank, int high_cap, Split
     return n;
 }
 
-/* The raw options of one face from one suit state (as _Dp.raw_options). */
+/* The raw options of one face from one suit state (as PythonRankDp.raw_options). */
 static Span *raw_options(RankDp *p, int rank, int suit, int sid) {
     IdTable *index = &p->raw_index[rank * 4 + suit];
     int32_t idx = id_get(index, sid);
@@ -1143,7 +1144,7 @@ static PyTypeObject RankDpType = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_rank_dp",
-    "The compiled rank DP of rummykit.games.carousel.arrange (same results as its Python _Dp).",
+    "The compiled rank DP of rummykit.games.carousel.arrange (same results as PythonRankDp).",
     -1, NULL, NULL, NULL, NULL, NULL,
 };
 

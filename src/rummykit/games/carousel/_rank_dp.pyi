@@ -1,9 +1,9 @@
-"""Types of the compiled rank DP (``_rank_dp.c``); see arrange.py's ``_Dp``."""
+"""Types of the compiled rank DP (``_rank_dp.c``); see rank_dp.py's ``PythonRankDp``."""
 
 from collections.abc import Sequence
 
 class RankDpUnsupportedError(Exception):
-    """The problem lies outside the compiled limits (arrange.py then runs ``_Dp``)."""
+    """The problem lies outside the compiled limits (then ``PythonRankDp`` runs)."""
 
 class RankDp:
     def __init__(

@@ -50,18 +50,12 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from rummykit.cards import JOKER_FACE, Card, make_rng
-from rummykit.games.carousel.arrange import (
-    IllegalLayoutError,
-    Placement,
-    best_placement,
-    check_layout,
-)
-from rummykit.games.carousel.hand import (
-    CarouselAction,
-    CarouselObservation,
-    CarouselRules,
-    carousel_hand_value,
-)
+from rummykit.errors import UnknownBotError
+from rummykit.games.carousel.actions import CarouselAction
+from rummykit.games.carousel.arrange import Placement, best_placement
+from rummykit.games.carousel.hand import CarouselObservation
+from rummykit.games.carousel.layout import IllegalLayoutError, check_layout
+from rummykit.games.carousel.rules import CarouselRules, carousel_hand_value
 from rummykit.games.carousel.simple_bots import _may_meld, simple_placements
 
 __all__ = [
@@ -310,7 +304,7 @@ class CarouselExpertBot:
         params: LevelParams | None = None,
     ) -> None:
         if level not in LEVELS:
-            raise ValueError(
+            raise UnknownBotError(
                 f"unknown carousel bot level {level!r}; choose one of {', '.join(LEVELS)}"
             )
         self.level = level

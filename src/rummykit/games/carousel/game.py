@@ -7,21 +7,22 @@ goes to the others (default) or to everyone; the highest total wins, equal total
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rummykit.cards import Card, make_rng
-from rummykit.core import Event, IllegalActionError
+from rummykit.cards import Card
+from rummykit.core import Event
+from rummykit.games.carousel.actions import CarouselAction
 from rummykit.games.carousel.hand import (
-    CarouselAction,
     CarouselHand,
     CarouselHandResult,
     CarouselObservation,
-    CarouselRules,
     new_hand,
 )
+from rummykit.games.carousel.layout import LayoutCheck
+from rummykit.games.carousel.rules import CarouselRules
+from rummykit.match import Match, SheetRow
 
 __all__ = ["CarouselGame", "CarouselGameResult", "carousel_final_totals"]
 
@@ -81,12 +82,18 @@ def carousel_final_totals(
     )
 
 
-class CarouselGame:
+class CarouselGame(Match[CarouselHand, CarouselGameResult]):
     """Hands of Carousel until a cumulative score reaches the target.
 
     The dealer passes to the left each hand; the first dealer is drawn from the seed.
-    The next hand is dealt as soon as one ends.
+    The next hand is dealt as soon as one ends (:class:`rummykit.match.Match` does the
+    dealing, records, replay and cloning).
     """
+
+    record_kind = "carousel-game"
+    rules_type = CarouselRules
+    rules: CarouselRules
+    results: list[CarouselHandResult]
 
     def __init__(
         self,
@@ -96,39 +103,37 @@ class CarouselGame:
         seed: int | None = None,
         first_dealer: int | None = None,
     ) -> None:
-        self.rules = rules or CarouselRules()
-        self.players = players
-        self.seed = seed
-        self._rng: random.Random | None = make_rng(seed) if seed is not None else None
-        drawn = (self._rng or make_rng(None)).randrange(players)
-        self.first_dealer = drawn if first_dealer is None else first_dealer
-        if not 0 <= self.first_dealer < players:
-            raise ValueError(f"first_dealer must be a seat 0-{players - 1}")
-        self.results: list[CarouselHandResult] = []
-        self.finished_hands: list[CarouselHand] = []
-        self.result: CarouselGameResult | None = None
-        self.hand = self._deal(self.first_dealer, None)
+        super().__init__(
+            rules or CarouselRules(), players=players, seed=seed, first_dealer=first_dealer
+        )
 
-    def _deal(self, dealer: int, deck: Sequence[int] | None) -> CarouselHand:
-        if deck is not None:
+    def _new_hand(self, dealer: int, seed: int | None, stored: Any | None) -> CarouselHand:
+        if stored is not None:
+            deck = [Card(int(card)) for card in stored]
             return new_hand(self.rules, players=self.players, dealer=dealer, deck=deck)
-        seed = self._rng.getrandbits(63) if self._rng is not None else None
         return new_hand(self.rules, players=self.players, seed=seed, dealer=dealer)
 
-    @property
-    def is_over(self) -> bool:
-        """True once the target is reached and the totals are made."""
-        return self.result is not None
+    def _settle(self, finished: CarouselHand) -> list[Event]:
+        scores = self.scores
+        if max(scores) >= self.rules.target:
+            self.result = carousel_final_totals(scores, self.rounds_won, self.rules)
+            return [Event("game_over", None, detail=self.result.to_json())]
+        dealer = (finished.dealer + 1) % self.players
+        self._next_hand(dealer)
+        return [Event("new_hand", dealer, detail={"hand": self.hand_number, "scores": scores})]
 
-    @property
-    def current_player(self) -> int:
-        """The seat to act in the current hand."""
-        return self.hand.current_player
+    def _parse_action(self, data: Mapping[str, Any]) -> CarouselAction:
+        return CarouselAction.from_json(data)
 
-    @property
-    def hand_number(self) -> int:
-        """1 for the first hand (the current or last hand)."""
-        return len(self.results) + (0 if self.is_over else 1)
+    def _stored_deck(self, hand: CarouselHand) -> list[int]:
+        return [int(card) for card in hand.deck]
+
+    def check(self, action: CarouselAction) -> LayoutCheck | None:
+        """Raise :class:`~rummykit.core.IllegalActionError` if ``action`` is illegal now;
+        for a meld return its layout check, which :meth:`apply` then reuses (see
+        :class:`~rummykit.games.carousel.hand.CarouselHand`)."""
+        self._refuse_when_over(action)
+        return self.hand.check(action)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -148,112 +153,21 @@ class CarouselGame:
                 won[seat] += 1
         return tuple(won)
 
-    def legal_actions(self) -> list[CarouselAction]:
-        """The current hand's finite legal actions (none once the game is over)."""
-        return [] if self.is_over else self.hand.legal_actions()
-
     def observation(self, seat: int) -> CarouselObservation:
         """The current hand's observation for ``seat`` with the game scores."""
         return replace(self.hand.observation(seat), scores=self.scores, target=self.rules.target)
 
-    def apply(self, action: CarouselAction) -> list[Event]:
-        """Apply an action to the current hand; deal the next hand or end the game."""
-        if self.is_over:
-            raise IllegalActionError(
-                f"the game is over; {action} is not possible", code="game_over"
-            )
-        events = self.hand.apply(action)
-        if self.hand.is_over:
-            events.extend(self._hand_finished(None))
-        return events
+    def _hand_rows(self) -> list[SheetRow]:
+        return [
+            SheetRow(str(number), [f"+{p}" if p else "" for p in result.points], result.reason)
+            for number, result in enumerate(self.results, start=1)
+        ]
 
-    def _hand_finished(self, next_deck: Sequence[int] | None) -> list[Event]:
-        finished = self.hand
-        assert finished.result is not None
-        self.results.append(finished.result)
-        self.finished_hands.append(finished)
-        scores = self.scores
-        if max(scores) >= self.rules.target:
-            self.result = carousel_final_totals(scores, self.rounds_won, self.rules)
-            return [Event("game_over", None, detail=self.result.to_json())]
-        dealer = (finished.dealer + 1) % self.players
-        self.hand = self._deal(dealer, next_deck)
-        return [Event("new_hand", dealer, detail={"hand": self.hand_number, "scores": scores})]
-
-    def clone(self) -> CarouselGame:
-        """An independent copy."""
-        other = CarouselGame.__new__(CarouselGame)
-        other.rules = self.rules
-        other.players = self.players
-        other.seed = self.seed
-        other._rng = None
-        if self._rng is not None:
-            other._rng = random.Random()
-            other._rng.setstate(self._rng.getstate())
-        other.first_dealer = self.first_dealer
-        other.results = self.results.copy()
-        other.finished_hands = self.finished_hands.copy()
-        other.result = self.result
-        other.hand = self.hand.clone()
-        return other
-
-    def score_sheet(self) -> str:
-        """One line per hand, then the bonuses and the totals."""
-        seats = range(self.players)
-        lines = ["hand  " + " ".join(f"{'seat ' + str(s):>8}" for s in seats) + "  how"]
-        for number, result in enumerate(self.results, start=1):
-            cells = " ".join(f"{('+' + str(p)) if p else '':>8}" for p in result.points)
-            lines.append(f"{number:>4}  {cells}  {result.reason}")
-        lines.append("score " + " ".join(f"{s:>8}" for s in self.scores))
+    def _closing_rows(self) -> list[SheetRow]:
+        rows = [SheetRow("score", [str(s) for s in self.scores])]
         final = self.result
         if final is not None:
-            lines.append("game  " + " ".join(f"{b:>8}" for b in final.game_bonus))
-            lines.append("round " + " ".join(f"{b:>8}" for b in final.round_bonus))
-            lines.append("total " + " ".join(f"{t:>8}" for t in final.totals))
-            lines.append("winner(s): " + ", ".join(f"seat {w}" for w in final.winners))
-        return "\n".join(lines)
-
-    def to_record(self) -> dict[str, Any]:
-        """JSON-ready record that replays the whole game."""
-        hands = [*self.finished_hands] + ([] if self.is_over else [self.hand])
-        record: dict[str, Any] = {
-            "variant": "carousel-game",
-            "rules": self.rules.to_dict(),
-            "players": self.players,
-            "seed": self.seed,
-            "first_dealer": self.first_dealer,
-            "actions": [action.to_json() for hand in hands for action in hand.actions],
-        }
-        if self.seed is None:
-            record["decks"] = [[int(card) for card in hand.deck] for hand in hands]
-        return record
-
-    @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> CarouselGame:
-        """Rebuild a game from :meth:`to_record`."""
-        if record.get("variant") != "carousel-game":
-            raise ValueError(f"not a carousel game record: {record.get('variant')!r}")
-        decks = [[Card(int(c)) for c in deck] for deck in record.get("decks", ())]
-        seed = record.get("seed")
-        if seed is None and not decks:
-            raise ValueError("a game record without a seed must list its decks")
-        game = cls.__new__(cls)
-        game.rules = CarouselRules.from_dict(record.get("rules", {}))
-        game.players = int(record["players"])
-        game.seed = seed
-        game._rng = make_rng(seed) if seed is not None else None
-        if game._rng is not None:
-            game._rng.randrange(game.players)  # the first-dealer draw
-        game.first_dealer = int(record.get("first_dealer", 0))
-        game.results = []
-        game.finished_hands = []
-        game.result = None
-        game.hand = game._deal(game.first_dealer, decks[0] if decks else None)
-        for data in record.get("actions", ()):
-            if game.is_over:
-                raise ValueError("the record has actions after the end of the game")
-            game.hand.apply(CarouselAction.from_json(data))
-            if game.hand.is_over:
-                index = len(game.results) + 1
-                game._hand_finished(decks[index] if index < len(decks) else None)
-        return game
+            rows.append(SheetRow("game bonus", [str(b) for b in final.game_bonus]))
+            rows.append(SheetRow("round bonus", [str(b) for b in final.round_bonus]))
+            rows.append(SheetRow("total", [str(t) for t in final.totals]))
+        return rows

@@ -2,7 +2,7 @@
 
 Every turn begins with an automatic draw. While the player has drawn fewer than three
 cards and has not melded, he either draws again or submits a meld: the **complete new
-table layout**, checked as a whole by :func:`rummykit.games.carousel.arrange.check_layout`.
+table layout**, checked as a whole by :func:`rummykit.games.carousel.layout.check_layout`.
 After a meld he may meld again or end the turn; at the end of his turn he may knock
 with a hand value of 5 or less. When the stock runs out every player gets one final,
 draw-less turn.
@@ -17,22 +17,32 @@ draw-less turn.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from rummykit.cards import (
     JOKER_FACE,
     Card,
     DeckSpec,
-    format_card,
     format_cards,
     ordered_deck,
-    parse_cards,
     shuffled_deck,
 )
-from rummykit.core import Event, IllegalActionError, InvalidActionError, rules_from_dict
-from rummykit.melds import CAROUSEL_MELDS, MeldRules
+from rummykit.core import Event, IllegalActionError, InvalidActionError
+from rummykit.errors import InvalidOptionError, InvalidRecordError
+from rummykit.games.carousel.actions import CarouselAction, Layout
+from rummykit.games.carousel.layout import (
+    IllegalLayoutError,
+    LayoutCheck,
+    check_layout,
+    resolve_layout,
+)
+from rummykit.games.carousel.rules import (
+    CarouselRules,
+    carousel_hand_value,
+    score_carousel_hand,
+)
 
 __all__ = [
     "CarouselAction",
@@ -47,173 +57,6 @@ __all__ = [
 
 _SPEC: Final = "rules/carousel.md"
 Phase = Literal["play", "over"]
-ActionKind = Literal["draw", "meld", "end_turn", "knock"]
-Layout = tuple[tuple[Card, ...], ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CarouselRules:
-    """Every option of rules/carousel.md section 9; defaults are the reference rules."""
-
-    knock_limit: int = 5
-    target: int = 150
-    game_bonus: int = 100
-    round_bonus: int = 25
-    round_bonus_to: Literal["others", "all"] = "others"
-    undercut_bonus: int = 10
-    going_out_bonus: int = 25
-    max_draws: int = 3
-    meld_after_last_draw: bool = False
-    joker_value: int = 25
-    ace_high_value: int = 1
-    """What an ace counts in hand (always the same, high or low)."""
-    decks: int | None = None
-    """``None``: one deck for 2 players, two for 3-5 (``decks_by_players``)."""
-    final_lap_draw: Literal["none"] = "none"
-    nonknocker_ties: Literal["all_win", "knocker_rule_only"] = "all_win"
-    joker_copy_limit: bool = True
-
-    def __post_init__(self) -> None:
-        numbers = {
-            "knock_limit": (0, 500),
-            "target": (1, 100_000),
-            "game_bonus": (0, 10_000),
-            "round_bonus": (0, 10_000),
-            "undercut_bonus": (0, 10_000),
-            "going_out_bonus": (0, 10_000),
-            "max_draws": (1, 10),
-            "joker_value": (0, 1000),
-            "ace_high_value": (0, 100),
-        }
-        for name, (low, high) in numbers.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(
-                    f"carousel option {name} must be an integer {low}-{high}, got {value!r}"
-                )
-        if self.decks is not None and self.decks not in (1, 2, 3):
-            raise ValueError(f"carousel option decks must be 1-3 or null, got {self.decks!r}")
-        choices: dict[str, tuple[str, ...]] = {
-            "round_bonus_to": ("others", "all"),
-            "final_lap_draw": ("none",),
-            "nonknocker_ties": ("all_win", "knocker_rule_only"),
-        }
-        for name, allowed in choices.items():
-            if getattr(self, name) not in allowed:
-                raise ValueError(
-                    f"carousel option {name} must be one of {', '.join(allowed)}, "
-                    f"got {getattr(self, name)!r}"
-                )
-        for name in ("meld_after_last_draw", "joker_copy_limit"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"carousel option {name} must be true or false")
-
-    def decks_for(self, players: int) -> int:
-        """Decks (and jokers) used with ``players`` players."""
-        if self.decks is not None:
-            return self.decks
-        return 1 if players == 2 else 2
-
-    @property
-    def meld_rules(self) -> MeldRules:
-        """Groups of distinct suits, sequences with the ace low or high, declared jokers."""
-        return CAROUSEL_MELDS
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready options."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CarouselRules:
-        """Options from a dict; unknown names are an error."""
-        return rules_from_dict(cls, data, "carousel")
-
-
-def carousel_hand_value(cards: Iterable[int], rules: CarouselRules | None = None) -> int:
-    """Hand value: joker 25, J/Q/K 10, pips, ace 1 (rules/carousel.md section 1).
-
-    >>> carousel_hand_value(parse_cards("2C 3D JK KH AS"))
-    41
-    """
-    rules = rules or CarouselRules()
-    total = 0
-    for card in cards:
-        face = card & 63
-        if face == JOKER_FACE:
-            total += rules.joker_value
-        elif face % 13 == 0:
-            total += rules.ace_high_value
-        else:
-            total += min(face % 13 + 1, 10)
-    return total
-
-
-@dataclass(frozen=True, slots=True)
-class CarouselAction:
-    """``draw`` (draw again), ``meld`` (a complete new table layout), ``end_turn``,
-    ``knock`` (end the turn and knock)."""
-
-    kind: ActionKind
-    layout: Layout | None = None
-
-    @classmethod
-    def draw(cls) -> CarouselAction:
-        return _DRAW
-
-    @classmethod
-    def end_turn(cls) -> CarouselAction:
-        return _END_TURN
-
-    @classmethod
-    def knock(cls) -> CarouselAction:
-        return _KNOCK
-
-    @classmethod
-    def meld(cls, layout: Iterable[Iterable[int | str] | str]) -> CarouselAction:
-        """A meld action from the whole new table (melds as cards or notation)."""
-        melds: list[tuple[Card, ...]] = []
-        try:
-            for meld in layout:
-                cards = parse_cards(meld) if isinstance(meld, str) else [Card(c) for c in meld]
-                melds.append(tuple(cards))
-        except ValueError as error:
-            raise InvalidActionError(f"malformed layout: {error}") from error
-        return cls("meld", tuple(melds))
-
-    def __str__(self) -> str:
-        if self.layout is None:
-            return self.kind
-        return "meld " + " | ".join(format_cards(meld) for meld in self.layout)
-
-    def to_json(self) -> dict[str, Any]:
-        """Stable JSON form."""
-        data: dict[str, Any] = {"kind": self.kind}
-        if self.layout is not None:
-            data["layout"] = [format_cards(meld) for meld in self.layout]
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> CarouselAction:
-        """Inverse of :meth:`to_json`."""
-        if not isinstance(data, Mapping):
-            raise InvalidActionError(f"an action is a JSON object, got {data!r}")
-        kind = data.get("kind")
-        if kind == "meld":
-            layout = data.get("layout")
-            if not isinstance(layout, list) or not all(isinstance(m, str) for m in layout):
-                raise InvalidActionError("a meld action needs a layout: a list of meld strings")
-            return cls.meld(layout)
-        simple = {"draw": _DRAW, "end_turn": _END_TURN, "knock": _KNOCK}
-        if kind not in simple:
-            raise InvalidActionError(
-                f"unknown carousel action kind {kind!r}; expected draw, meld, end_turn or knock"
-            )
-        return simple[str(kind)]
-
-
-_DRAW: Final = CarouselAction("draw")
-_END_TURN: Final = CarouselAction("end_turn")
-_KNOCK: Final = CarouselAction("knock")
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,55 +84,6 @@ class CarouselHandResult:
         }
 
 
-def score_carousel_hand(
-    values: Sequence[int],
-    *,
-    knocker: int | None,
-    went_out: bool,
-    rules: CarouselRules | None = None,
-    first_seat: int = 0,
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Winners and points of a hand (rules/carousel.md section 5).
-
-    ``knocker`` is the knocker or the player who went out; ``first_seat`` starts the
-    turn order used to break ties under ``nonknocker_ties=knocker_rule_only``.
-
-    >>> score_carousel_hand([3, 10, 25, 7], knocker=0, went_out=False)
-    ((0,), (33, 0, 0, 0))
-    >>> score_carousel_hand([4, 4, 4, 30], knocker=0, went_out=False)
-    ((1, 2), (0, 36, 36, 0))
-    """
-    rules = rules or CarouselRules()
-    players = len(values)
-    low = min(values)
-    tied = [seat for seat in range(players) if values[seat] == low]
-    if knocker is not None and knocker in tied and len(tied) > 1:
-        winners = [seat for seat in tied if seat != knocker]
-        knocker_tie = True
-    else:
-        winners = tied
-        knocker_tie = False
-    # Without a knock (stock exhausted) ties always share the win (section 5.6).
-    if (
-        len(winners) > 1
-        and not knocker_tie
-        and knocker is not None
-        and rules.nonknocker_ties == "knocker_rule_only"
-    ):
-        start = (knocker + 1) % players if knocker is not None else first_seat
-        order = [(start + i) % players for i in range(players)]
-        winners = [min(winners, key=order.index)]
-    points = [0] * players
-    for winner in winners:
-        gain = sum(values[seat] - values[winner] for seat in range(players) if seat != winner)
-        if knocker is not None and winner != knocker:
-            gain += rules.undercut_bonus
-        if went_out and winner == knocker:
-            gain += rules.going_out_bonus
-        points[winner] = gain
-    return tuple(sorted(winners)), tuple(points)
-
-
 @dataclass(frozen=True, slots=True)
 class CarouselObservation:
     """What one seat may know: own hand, the table, counts. Never another hand or the
@@ -315,10 +109,36 @@ class CarouselObservation:
     target: int = 150
 
 
+@dataclass(frozen=True, slots=True)
+class _CheckedMeld:
+    """A meld action checked in one state: kept so that applying it checks nothing again."""
+
+    state: tuple[object, ...]
+    action: CarouselAction
+    table: Layout
+    """The new table on physical cards."""
+    check: LayoutCheck
+
+
 class CarouselHand:
-    """One hand of Carousel for 2-5 players. Build with :func:`new_hand`."""
+    """One hand of Carousel for 2-5 players. Build with :func:`new_hand`.
+
+    **Check once.** A meld is checked by :func:`~rummykit.games.carousel.layout.check_layout`
+    (the whole new table against the old). :meth:`check` returns that
+    :class:`~rummykit.games.carousel.layout.LayoutCheck` (what the meld lays, the hand
+    after it, the jokers it frees) and keeps it; :meth:`apply` of the same action
+    (equal, e.g. parsed again from the same JSON) in the same state reuses it instead
+    of checking again. So a server that checks a move, shows what it lays and applies
+    it runs ``check_layout`` once::
+
+        laid = hand.check(action)  # IllegalActionError if illegal; LayoutCheck for a meld
+        hand.apply(action)  # no second check_layout
+
+    Only the last check is kept, and only until the state changes.
+    """
 
     __slots__ = (
+        "_kept_check",
         "actions",
         "current_player",
         "dealer",
@@ -357,6 +177,7 @@ class CarouselHand:
     actions: list[CarouselAction]
     seed: int | None
     deck: tuple[Card, ...]
+    _kept_check: _CheckedMeld | None
 
     # -- state -----------------------------------------------------------------------
 
@@ -403,16 +224,31 @@ class CarouselHand:
         :meth:`check` or the solver (``rummykit.games.carousel.arrange.best_placement``)."""
         actions: list[CarouselAction] = []
         if self.may_draw():
-            actions.append(_DRAW)
+            actions.append(CarouselAction.draw())
         if self.may_end_turn():
-            actions.append(_END_TURN)
+            actions.append(CarouselAction.end_turn())
             if self.hand_value(self.current_player) <= self.rules.knock_limit:
-                actions.append(_KNOCK)
+                actions.append(CarouselAction.knock())
         return actions
 
-    def check(self, action: CarouselAction) -> None:
-        """Raise :class:`IllegalActionError` when ``action`` is illegal now."""
-        self.clone().apply(action)
+    def check(self, action: CarouselAction) -> LayoutCheck | None:
+        """Raise :class:`IllegalActionError` when ``action`` is illegal now; for a legal
+        meld return its :class:`LayoutCheck` (what it lays, the hand after it).
+
+        The state is not changed. A meld's check is kept for :meth:`apply`, which then
+        applies the same action without checking the layout again (see the class
+        docstring)."""
+        seat = self._acting_seat(action)
+        kind = action.kind
+        if kind == "meld":
+            return self._checked_meld(seat, action).check
+        if kind == "draw":
+            self._check_draw(seat)
+        elif kind == "end_turn" or kind == "knock":
+            self._check_end_turn(seat, knock=kind == "knock")
+        else:
+            raise InvalidActionError(f"unknown carousel action kind {kind!r}")
+        return None
 
     def is_legal(self, action: CarouselAction) -> bool:
         """True when ``action`` may be applied now."""
@@ -431,6 +267,25 @@ class CarouselHand:
             IllegalActionError: not legal now (the state is unchanged).
             InvalidActionError: malformed.
         """
+        seat = self._acting_seat(action)
+        kind = action.kind
+        if kind == "draw":
+            self._check_draw(seat)
+            events = self._draw(seat)
+        elif kind == "meld":
+            events = self._meld(seat, self._checked_meld(seat, action))
+        elif kind == "end_turn" or kind == "knock":
+            knock = kind == "knock"
+            self._check_end_turn(seat, knock=knock)
+            events = self._end_turn(seat, knock=knock)
+        else:
+            raise InvalidActionError(f"unknown carousel action kind {kind!r}")
+        self.actions.append(action)
+        self.history.extend(events)
+        return events
+
+    def _acting_seat(self, action: CarouselAction) -> int:
+        """The seat to act, once ``action`` is a Carousel action and the hand goes on."""
         if not isinstance(action, CarouselAction):
             raise InvalidActionError(f"not a carousel action: {action!r}")
         seat = self.current_player
@@ -440,38 +295,25 @@ class CarouselHand:
                 code="hand_over",
                 seat=seat,
             )
-        kind = action.kind
-        if kind == "draw":
-            events = self._draw_again(seat)
-        elif kind == "meld":
-            events = self._meld(seat, action)
-        elif kind == "end_turn":
-            events = self._end_turn(seat, knock=False)
-        elif kind == "knock":
-            events = self._end_turn(seat, knock=True)
-        else:
-            raise InvalidActionError(f"unknown carousel action kind {kind!r}")
-        self.actions.append(action)
-        self.history.extend(events)
-        return events
+        return seat
 
-    def _draw_again(self, seat: int) -> list[Event]:
-        if not self.may_draw():
-            if self.final_lap:
-                why = "final-lap turns have no draw"
-            elif self.melded:
-                why = "once a meld has been made no further draw that turn"
-            elif self.draws >= self.rules.max_draws:
-                why = f"at most {self.rules.max_draws} draws per turn"
-            else:
-                why = "the stock is empty"
-            raise IllegalActionError(
-                f"seat {seat} cannot draw again: {why} ({_SPEC} section 3)",
-                code="draw_not_allowed",
-                seat=seat,
-                rule=f"{_SPEC} section 3",
-            )
-        return self._draw(seat)
+    def _check_draw(self, seat: int) -> None:
+        if self.may_draw():
+            return
+        if self.final_lap:
+            why = "final-lap turns have no draw"
+        elif self.melded:
+            why = "once a meld has been made no further draw that turn"
+        elif self.draws >= self.rules.max_draws:
+            why = f"at most {self.rules.max_draws} draws per turn"
+        else:
+            why = "the stock is empty"
+        raise IllegalActionError(
+            f"seat {seat} cannot draw again: {why} ({_SPEC} section 3)",
+            code="draw_not_allowed",
+            seat=seat,
+            rule=f"{_SPEC} section 3",
+        )
 
     def _draw(self, seat: int) -> list[Event]:
         card = self.stock.pop()
@@ -484,9 +326,13 @@ class CarouselHand:
             events.append(Event("stock_exhausted", seat))
         return events
 
-    def _meld(self, seat: int, action: CarouselAction) -> list[Event]:
-        from rummykit.games.carousel.arrange import IllegalLayoutError, check_layout
-
+    def _checked_meld(self, seat: int, action: CarouselAction) -> _CheckedMeld:
+        """The meld resolved onto physical cards and its layout check: the one kept by
+        the last :meth:`check` when it was of this action in this state, else made now."""
+        state = self._state_key()
+        kept = self._kept_check
+        if kept is not None and kept.state == state and kept.action == action:
+            return kept
         if not self.may_meld():
             raise IllegalActionError(
                 f"seat {seat} cannot meld now: no melding after the last "
@@ -496,9 +342,9 @@ class CarouselHand:
                 rule="meld_after_last_draw",
             )
         hand = self.hands[seat]
-        new_table = self._resolve(seat, action.layout or ())
+        new_table = resolve_layout(self.table, hand, action.layout or (), seat)
         try:
-            check_layout(
+            check = check_layout(
                 self.table,
                 new_table,
                 hand,
@@ -516,12 +362,33 @@ class CarouselHand:
                 card=error.card,
                 rule=error.rule,
             ) from None
+        kept = self._kept_check = _CheckedMeld(state, action, tuple(new_table), check)
+        return kept
+
+    def _state_key(self) -> tuple[object, ...]:
+        """What a kept meld check depends on: it is reused only while all of this is
+        unchanged (the table and the hand compare as the same objects at once)."""
+        seat = self.current_player
+        return (
+            len(self.actions),
+            seat,
+            self.draws,
+            self.melded,
+            self.final_lap,
+            self.table,
+            self.hands[seat],
+        )
+
+    def _meld(self, seat: int, checked: _CheckedMeld) -> list[Event]:
+        hand = self.hands[seat]
+        new_table = checked.table
         on_table = {c.physical for meld in self.table for c in meld}
         placed = [c for meld in new_table for c in meld if c.physical not in on_table]
         placed_ids = {int(c.physical) for c in placed}
         self.hands[seat] = [c for c in hand if int(c) not in placed_ids]
         self.table = list(new_table)
         self.melded = True
+        self._kept_check = None
         events = [
             Event(
                 "meld",
@@ -537,82 +404,7 @@ class CarouselHand:
             events.extend(self._score(knocker=seat, went_out=True, reason="went_out"))
         return events
 
-    def _resolve(self, seat: int, layout: Layout) -> list[tuple[Card, ...]]:
-        """Map a layout written in faces onto physical cards (table cards first).
-
-        Two copies of one face are interchangeable in play, so a natural card is matched
-        to a table copy when one is free, then to a hand copy. A joker is matched to a
-        table joker with the same declaration (it keeps it), then to another table joker
-        (freed and re-declared), then to a joker from the hand.
-        """
-        table_naturals: dict[int, list[Card]] = {}
-        table_jokers: list[Card] = []
-        for meld in self.table:
-            for card in meld:
-                if card.is_joker:
-                    table_jokers.append(card)
-                else:
-                    table_naturals.setdefault(card.face, []).append(card)
-        hand_naturals: dict[int, list[Card]] = {}
-        hand_jokers: list[Card] = []
-        for card in self.hands[seat]:
-            if card.is_joker:
-                hand_jokers.append(card)
-            else:
-                hand_naturals.setdefault(card.face, []).append(card)
-        resolved: list[list[Card | None]] = []
-        pending: list[tuple[int, int, Card]] = []
-        for m, meld in enumerate(layout):
-            row: list[Card | None] = []
-            for i, card in enumerate(meld):
-                card = Card(card)
-                if card.is_joker:
-                    if card.declared is None:
-                        raise IllegalActionError(
-                            f"seat {seat}: a joker on the table needs a declaration, e.g. JK=5S "
-                            f"({_SPEC} section 2)",
-                            code="undeclared_joker",
-                            seat=seat,
-                            card=card,
-                            rule=f"{_SPEC} section 2",
-                        )
-                    keep = next((j for j in table_jokers if j.declared == card.declared), None)
-                    if keep is not None:
-                        table_jokers.remove(keep)
-                        row.append(keep)
-                    else:
-                        row.append(None)
-                        pending.append((m, i, card))
-                    continue
-                pool = table_naturals.get(card.face) or hand_naturals.get(card.face)
-                if not pool:
-                    raise IllegalActionError(
-                        f"seat {seat} cannot place {format_card(card)}: it is neither on the "
-                        f"table (free) nor in the hand ({_SPEC} section 3b)",
-                        code="card_not_available",
-                        seat=seat,
-                        card=card,
-                        rule=f"{_SPEC} section 3b",
-                    )
-                row.append(pool.pop(0))
-            resolved.append(row)
-        free_jokers = table_jokers + hand_jokers
-        for m, i, card in pending:
-            if not free_jokers:
-                raise IllegalActionError(
-                    f"seat {seat} cannot place {format_card(card)}: no joker is available "
-                    f"on the table or in the hand ({_SPEC} section 3b)",
-                    code="card_not_available",
-                    seat=seat,
-                    card=card,
-                    rule=f"{_SPEC} section 3b",
-                )
-            declared = card.declared
-            assert declared is not None
-            resolved[m][i] = free_jokers.pop(0).declare(declared)
-        return [tuple(c for c in row if c is not None) for row in resolved]
-
-    def _end_turn(self, seat: int, *, knock: bool) -> list[Event]:
+    def _check_end_turn(self, seat: int, *, knock: bool) -> None:
         if not self.may_end_turn():
             raise IllegalActionError(
                 f"seat {seat} cannot {'knock' if knock else 'end the turn'} yet: after drawing "
@@ -632,8 +424,11 @@ class CarouselHand:
                     seat=seat,
                     rule="knock_limit",
                 )
+
+    def _end_turn(self, seat: int, *, knock: bool) -> list[Event]:
+        if knock:
             return [
-                Event("knock", seat, detail={"value": value}),
+                Event("knock", seat, detail={"value": self.hand_value(seat)}),
                 *self._score(knocker=seat, went_out=False, reason="knock"),
             ]
         events = [Event("end_turn", seat)]
@@ -686,7 +481,9 @@ class CarouselHand:
     def observation(self, seat: int) -> CarouselObservation:
         """Everything ``seat`` may know, and nothing else."""
         if not 0 <= seat < self.players:
-            raise ValueError(f"this hand has seats 0-{self.players - 1}, not {seat!r}")
+            raise InvalidOptionError(
+                f"this hand has seats 0-{self.players - 1}, not {seat!r}", option="seat"
+            )
         acting = self.current_player
         return CarouselObservation(
             seat=seat,
@@ -735,7 +532,7 @@ class CarouselHand:
     def from_record(cls, record: Mapping[str, Any]) -> CarouselHand:
         """Rebuild a hand from :meth:`to_record`."""
         if record.get("variant") != "carousel":
-            raise ValueError(f"not a carousel record: variant {record.get('variant')!r}")
+            raise InvalidRecordError(f"not a carousel record: variant {record.get('variant')!r}")
         rules = CarouselRules.from_dict(record.get("rules", {}))
         players = int(record["players"])
         deck = [Card(int(card)) for card in record["deck"]]
@@ -762,13 +559,17 @@ def new_hand(
     player left of the dealer starts (with the automatic first draw done)."""
     rules = rules or CarouselRules()
     if not 2 <= players <= 5:
-        raise ValueError(f"carousel is for 2-5 players, not {players!r}")
+        raise InvalidOptionError(f"carousel is for 2-5 players, not {players!r}", option="players")
     if not 0 <= dealer < players:
-        raise ValueError(f"dealer must be a seat 0-{players - 1}, not {dealer!r}")
+        raise InvalidOptionError(
+            f"dealer must be a seat 0-{players - 1}, not {dealer!r}", option="dealer"
+        )
     decks = rules.decks_for(players)
     spec = DeckSpec(decks=decks, jokers=decks)
     if 10 * players >= spec.size:
-        raise ValueError(f"{decks} deck(s) are too few for {players} players")
+        raise InvalidOptionError(
+            f"{decks} deck(s) are too few for {players} players", option="decks"
+        )
     order = ordered_deck(deck, spec) if deck is not None else shuffled_deck(spec, seed)
     hand = CarouselHand.__new__(CarouselHand)
     hand.rules = rules
@@ -792,5 +593,6 @@ def new_hand(
     hand.result = None
     hand.history = [Event("deal", dealer, detail={"players": players, "decks": decks})]
     hand.actions = []
+    hand._kept_check = None
     hand.history.extend(hand._draw(hand.current_player))
     return hand

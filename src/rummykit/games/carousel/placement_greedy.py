@@ -1,8 +1,8 @@
 """A quick Carousel placement: lay hand cards by small local changes to the table.
 
-:func:`rummykit.games.carousel.arrange.best_placement` tries this first. When it lays every
+:func:`rummykit.games.carousel.placement_quick.quick_placement` tries this first. When it lays every
 hand card that can join some meld (the upper bound from
-:func:`rummykit.games.carousel.placement_search.live_hand`) and every hand joker, nothing
+:func:`rummykit.games.carousel.placement_problem.live_hand`) and every hand joker, nothing
 better exists and the answer is exact; the layout then differs from the table only
 where cards were added, which is what a player wants to see. Otherwise the exact
 search runs. The moves, tried for each card from the most valuable down, are:
@@ -15,7 +15,7 @@ search runs. The moves, tried for each card from the most valuable down, are:
 
 A joker (from the hand, or freed) goes to the end of a run, into a group, or joins two
 hand cards. Every change keeps each meld legal and the copy limit, so the result is a
-legal layout; :func:`best_placement` checks it with ``check_layout`` all the same.
+legal layout; ``quick_placement`` checks it with ``check_layout`` all the same.
 """
 
 from __future__ import annotations
@@ -24,16 +24,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rummykit.cards import Card
+from rummykit.games.carousel.placement import table_face
 
 __all__ = ["greedy_layout"]
-
-
-def _face(card: Card) -> int:
-    if card.is_joker:
-        declared = card.declared
-        assert declared is not None
-        return int(declared)
-    return card.face
 
 
 class _Table:
@@ -47,14 +40,14 @@ class _Table:
         self.ace_low = ace_low
         self.ace_high = ace_high
         self.size = size
-        self.count = Counter(_face(c) for m in self.melds for c in m)
+        self.count = Counter(table_face(c) for m in self.melds for c in m)
 
     def is_group(self, meld: list[Card]) -> bool:
-        return len({_face(c) % 13 for c in meld}) == 1
+        return len({table_face(c) % 13 for c in meld}) == 1
 
     def span(self, meld: list[Card]) -> tuple[int, int, int]:
         """A run's suit and lowest and highest rank (an ace above a king counts 14)."""
-        faces = [_face(c) for c in meld]
+        faces = [table_face(c) for c in meld]
         ranks = sorted(f % 13 + 1 for f in faces)
         if ranks[0] == 1 and ranks[-1] == 13 and self.ace_high:
             ranks = sorted(14 if r == 1 else r for r in ranks)
@@ -79,13 +72,13 @@ class _Table:
         """Faces that could join a group (empty for a run)."""
         if not self.is_group(meld) or len(meld) >= max_set:
             return []
-        rank = _face(meld[0]) % 13
-        suits = {_face(c) // 13 for c in meld}
+        rank = table_face(meld[0]) % 13
+        suits = {table_face(c) // 13 for c in meld}
         return [s * 13 + rank for s in range(4) if s not in suits]
 
     def add(self, index: int, card: Card) -> None:
         self.melds[index].append(card)
-        self.count[_face(card)] += 1
+        self.count[table_face(card)] += 1
 
 
 def greedy_layout(
@@ -140,7 +133,7 @@ def _place_natural(
     # A joker declared as this face gives its place up to the real card.
     for index, meld in enumerate(melds):
         for position, other in enumerate(meld):
-            if other.is_joker and _face(other) == face:
+            if other.is_joker and table_face(other) == face:
                 meld[position] = card
                 wild.append(other.physical)
                 freed.append(face)
@@ -161,7 +154,7 @@ def _place_natural(
     # The middle of a long run holding the same face: split it in two.
     suit, rank = divmod(face, 13)
     for index, meld in enumerate(melds):
-        if table.is_group(meld) or _face(meld[0]) // 13 != suit:
+        if table.is_group(meld) or table_face(meld[0]) // 13 != suit:
             continue
         _suit, low, high = table.span(meld)
         r = rank + 1
@@ -180,7 +173,7 @@ def _place_natural(
 
 
 def _rank_in(table: _Table, card: Card, high: int) -> int:
-    rank = _face(card) % 13 + 1
+    rank = table_face(card) % 13 + 1
     return 14 if rank == 1 and high == 14 else rank
 
 
@@ -198,7 +191,7 @@ def _spares(table: _Table, max_set: int) -> dict[int, list[tuple[int, int]]]:
             picks = [ordered[0], ordered[-1]]
         for position in picks:
             if not meld[position].is_joker:
-                out.setdefault(_face(meld[position]), []).append((index, position))
+                out.setdefault(table_face(meld[position]), []).append((index, position))
     return out
 
 
@@ -289,9 +282,9 @@ def _commit(
         from_table = {int(c) for c in new[: len(new)]} - {
             int(m) for _, m in members if not isinstance(m, tuple)
         }
-        new.sort(key=lambda c: (int(c) not in from_table, _face(c)))
+        new.sort(key=lambda c: (int(c) not in from_table, table_face(c)))
     else:
-        high = 14 if any(_face(c) % 13 == 12 for c in new) else 13
+        high = 14 if any(table_face(c) % 13 == 12 for c in new) else 13
         new.sort(key=lambda c: _rank_in(table, c, high))
     table.melds.append(new)
     return True

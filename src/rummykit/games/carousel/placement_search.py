@@ -1,15 +1,12 @@
 """Exact search for a Carousel placement over part of a table, lowest card first.
 
-:func:`rummykit.games.carousel.arrange.best_placement` uses it to finish a quick layout: the
-cards the quick moves could not lay are searched for among the melds around them, the
-cards already laid being forced (a layout that lays every live card lays them too).
-It needs fewer jokers in play than a meld has cards (every Carousel game: one joker per
-deck), so that no meld is made of jokers alone.
+:func:`rummykit.games.carousel.placement_quick.quick_placement` uses it to finish a
+quick layout: the cards the quick moves could not lay are searched for among the melds
+around them, the cards already laid being forced (a layout that lays every live card
+lays them too). It needs fewer jokers in play than a meld has cards (every Carousel
+game: one joker per deck), so that no meld is made of jokers alone. The problem and
+its live hand cards are in :mod:`rummykit.games.carousel.placement_problem`.
 
-* **Dead hand cards** (:func:`live_hand`). A hand card is dropped when no meld that
-  contains it can be made from the cards in play and the jokers that could become
-  wild; the test is repeated until nothing more drops, since a dropped card may have
-  been another's only partner. No optimum changes (a property test checks it).
 * **Search** (:func:`solve_placement`). Faces are visited in rank-major order (ace,
   as rank 1, to king; spades, clubs, diamonds, hearts within a rank). At each face the
   search may extend the open runs of its suit, start melds whose lowest real card is
@@ -36,19 +33,14 @@ The copy limit caps the slots of each face (real cards and declarations).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-__all__ = [
-    "PlacementProblem",
-    "SearchBudgetError",
-    "SearchResult",
-    "live_hand",
-    "meld_universe",
-    "solve_placement",
-]
+from rummykit.games.carousel.placement_problem import PlacementProblem, meld_universe
+
+__all__ = ["SearchBudgetError", "SearchResult", "solve_placement"]
 
 _NEG: Final = -(1 << 62)
 _BITS: Final = 3
@@ -56,35 +48,6 @@ _FIELD: Final = (1 << _BITS) - 1
 _ORDER: Final = tuple(sorted(range(52), key=lambda f: ((f % 13), f // 13)))
 """Faces in rank-major order; ``_POSITION[face]`` is the inverse."""
 _POSITION: Final = tuple(_ORDER.index(f) for f in range(52))
-
-
-@cache
-def meld_universe(
-    ace_low: bool, ace_high: bool, min_size: int, max_set: int
-) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per face, every meld (a tuple of faces) that contains it, under the rules.
-
-    Groups have ``min_size`` to ``max_set`` cards of one rank in distinct suits; runs
-    have ``min_size`` to 13 cards of one suit in a row, the ace low or high, never both.
-    """
-    melds: list[tuple[int, ...]] = []
-    for rank in range(13):
-        for mask in range(16):
-            if min_size <= bin(mask).count("1") <= max_set:
-                melds.append(tuple(s * 13 + rank for s in range(4) if mask >> s & 1))
-    low = 1 if ace_low else 2
-    high = 14 if ace_high else 13
-    for suit in range(4):
-        for start in range(low, high + 1):
-            for end in range(start + min_size - 1, min(high, start + 12) + 1):
-                if start == 1 and end == 14:
-                    continue
-                melds.append(tuple(suit * 13 + (r - 1) % 13 for r in range(start, end + 1)))
-    by_face: list[list[tuple[int, ...]]] = [[] for _ in range(52)]
-    for meld in melds:
-        for face in meld:
-            by_face[face].append(meld)
-    return tuple(tuple(m) for m in by_face)
 
 
 _Anchor = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int]
@@ -139,30 +102,6 @@ def _meld_positions(
 
 
 @dataclass(slots=True)
-class PlacementProblem:
-    """Per-face counts of one placement problem (faces 0-51)."""
-
-    real: list[int]
-    """Real table cards."""
-    jokers: list[int]
-    """Table jokers declared as the face."""
-    hand: list[int]
-    """Hand cards of the face."""
-    cap: list[int]
-    """Most items of the face on the new table (real cards and declarations)."""
-    weight: list[int]
-    """Score of laying one hand card of the face."""
-    hand_jokers: int
-    joker_weight: int
-    ace_low: bool
-    ace_high: bool
-    min_size: int
-    max_set: int
-    old_melds: frozenset[tuple[int, ...]] = frozenset()
-    """The table's melds as sorted faces: tried first, so that they tend to stay."""
-
-
-@dataclass(slots=True)
 class SearchResult:
     """An optimal layout of one problem, at the level of faces."""
 
@@ -176,38 +115,6 @@ class SearchResult:
     hand_used: list[int]
     """Per face, hand cards laid."""
     hand_jokers_used: int
-
-
-def live_hand(problem: PlacementProblem) -> tuple[list[int], int]:
-    """The hand cards (per face) that can join some meld, dead ones dropped until none
-    is left, and how many jokers could become wild."""
-    p = problem
-    hand = [min(p.hand[f], max(0, p.cap[f] - p.real[f])) for f in range(52)]
-    universe = meld_universe(p.ace_low, p.ace_high, p.min_size, p.max_set)
-    while True:
-        wild = p.hand_jokers + sum(
-            p.jokers[f] for f in range(52) if p.jokers[f] and p.real[f] + hand[f]
-        )
-        have = [p.real[f] + p.jokers[f] + hand[f] for f in range(52)]
-        dropped = False
-        for face in range(52):
-            if not hand[face]:
-                continue
-            for meld in universe[face]:
-                missing = 0
-                for g in meld:
-                    if not have[g]:
-                        missing += 1
-                        if missing > wild:
-                            break
-                else:
-                    break  # this meld can be made
-            else:
-                hand[face] = 0
-                have[face] = p.real[face] + p.jokers[face]
-                dropped = True
-        if not dropped:
-            return hand, wild
 
 
 class _GoalReachedError(Exception):
@@ -232,35 +139,116 @@ def solve_placement(
     become wild (0 to ignore every other face). Returns None when nothing beats
     ``floor``. Needs ``wild_max < min_size``: no meld of jokers alone.
     """
-    p = problem
-    assert wild_max < p.min_size and wild_max <= 2  # room is tracked as 0, 1 or more
-    hj = p.hand_jokers if wild_max else 0
-    jw = p.joker_weight
-    real = [0] * 52
-    jokers = [0] * 52
-    opt = [0] * 52
-    limit = [0] * 52
-    cap = [0] * 52
-    weight = [0] * 52
-    chosen = set(faces)
-    present = 0
-    items_at = [0] * 52
-    for k, face in enumerate(_ORDER):
-        cap[k] = p.cap[face]
-        weight[k] = p.weight[face]
-        if face in chosen:
-            real[k] = p.real[face]
-            jokers[k] = p.jokers[face]
-            opt[k] = hand[face]
-        items = items_at[k] = real[k] + jokers[k] + opt[k]
-        limit[k] = min(cap[k], items + wild_max)
-        if limit[k]:
-            present |= 1 << k
-    last = max((_POSITION[f] for f in faces), default=-1) + 1
-    n = 52 if wild_max else last
-    # The last position from which a meld through each face can still start: past it,
-    # a face gets no more slots, so its hand cards beyond those slots are lost and its
-    # table items must already be covered.
+    assert wild_max < problem.min_size and wild_max <= 2  # room is tracked as 0, 1 or more
+    space = _Space.build(problem, faces, hand, wild_max)
+    if space.goal <= floor:
+        return None
+    found = _search(space, floor, budget)
+    return None if found is None else _replay(space, *found)
+
+
+@dataclass(slots=True)
+class _Space:
+    """One problem as the search sees it: per position (faces in rank-major order)."""
+
+    n: int
+    """Positions searched: every face when jokers may go anywhere, else up to the last
+    face of the problem."""
+    wild_max: int
+    hand_jokers: int
+    joker_weight: int
+    real: list[int]
+    jokers: list[int]
+    opt: list[int]
+    """Live hand cards."""
+    items_at: list[int]
+    """Items of the position (real cards, jokers declared as it, live hand cards)."""
+    limit: list[int]
+    """Most slots the position may get (its items and the wild jokers, under the cap)."""
+    cap: list[int]
+    weight: list[int]
+    present: int
+    """Positions with a slot to give, as bits."""
+    potential: list[int]
+    """The hand cards' weight that melds starting at or after a position can still lay."""
+    frozen: list[list[tuple[int, int, int, int]]]
+    """Per position, the earlier positions no meld can reach any more once it is
+    reached: (position, slots its table items need, table items, hand cards)."""
+    free_ahead: list[int]
+    """Table jokers that can be freed from a position on."""
+    goal: int
+    """The score of laying every live hand card and hand joker."""
+    joker_bound: int
+    old: frozenset[tuple[int, ...]]
+    size: int
+    table: tuple[tuple[_Anchor, ...], ...]
+    """Every meld that can start at each position (see :func:`_anchors`)."""
+    anchors: list[tuple[_Anchor, ...] | None]
+    """Those that can start here in this problem, old melds first (filled as needed)."""
+
+    @classmethod
+    def build(
+        cls, p: PlacementProblem, faces: Sequence[int], hand: Sequence[int], wild_max: int
+    ) -> _Space:
+        chosen = set(faces)
+        cap = [p.cap[face] for face in _ORDER]
+        weight = [p.weight[face] for face in _ORDER]
+        # Faces outside the problem have no items: only wild jokers can go there.
+        real = [p.real[face] if face in chosen else 0 for face in _ORDER]
+        jokers = [p.jokers[face] if face in chosen else 0 for face in _ORDER]
+        opt = [hand[face] if face in chosen else 0 for face in _ORDER]
+        items_at = [real[k] + jokers[k] + opt[k] for k in range(52)]
+        limit = [min(cap[k], items_at[k] + wild_max) for k in range(52)]
+        present = sum(1 << k for k in range(52) if limit[k])
+        last = max((_POSITION[f] for f in faces), default=-1) + 1
+        n = 52 if wild_max else last
+        potential, frozen, goal = _reach(p, n, real, jokers, opt, items_at, weight, wild_max)
+        free_ahead = [0] * (n + 1)
+        for k in range(n - 1, -1, -1):
+            free_ahead[k] = free_ahead[k + 1] + (jokers[k] if real[k] + opt[k] else 0)
+        hand_jokers = p.hand_jokers if wild_max else 0
+        joker_bound = hand_jokers * p.joker_weight
+        return cls(
+            n=n,
+            wild_max=wild_max,
+            hand_jokers=hand_jokers,
+            joker_weight=p.joker_weight,
+            real=real,
+            jokers=jokers,
+            opt=opt,
+            items_at=items_at,
+            limit=limit,
+            cap=cap,
+            weight=weight,
+            present=present,
+            potential=potential,
+            frozen=frozen,
+            free_ahead=free_ahead,
+            goal=goal + joker_bound,
+            joker_bound=joker_bound,
+            old=p.old_melds,
+            size=p.min_size,
+            table=_anchors(p.ace_low, p.ace_high, p.min_size, p.max_set),
+            anchors=[None] * n,
+        )
+
+
+def _reach(
+    p: PlacementProblem,
+    n: int,
+    real: list[int],
+    jokers: list[int],
+    opt: list[int],
+    items_at: list[int],
+    weight: list[int],
+    wild_max: int,
+) -> tuple[list[int], list[list[tuple[int, int, int, int]]], int]:
+    """What melds can still reach: the potential and frozen positions of :class:`_Space`,
+    and the weight of every live hand card.
+
+    The last position from which a meld through each face can still start: past it,
+    a face gets no more slots, so its hand cards beyond those slots are lost and its
+    table items must already be covered."""
     through = _meld_positions(p.ace_low, p.ace_high, p.min_size, p.max_set)
     potential = [0] * (n + 1)
     frozen: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n + 1)]
@@ -270,14 +258,11 @@ def solve_placement(
             continue
         latest = -1
         for meld in through[q]:
-            absent = 0
-            for g in meld:
-                if not items_at[g]:
-                    absent += 1
+            reals = [g for g in meld if items_at[g]]
+            absent = len(meld) - len(reals)
             if absent > wild_max:
                 continue
             spare = wild_max - absent  # faces below the start that jokers can fill
-            reals = [g for g in meld if items_at[g]]
             start = reals[spare] if spare < len(reals) else q
             if start > latest:
                 latest = start
@@ -293,35 +278,33 @@ def solve_placement(
             frozen[k].append((q, need, r + jk, opt[q]))
     for k in range(n - 1, -1, -1):
         potential[k] += potential[k + 1]
-    free_ahead = [0] * (n + 1)
-    for k in range(n - 1, -1, -1):
-        free_ahead[k] = free_ahead[k + 1] + (jokers[k] if real[k] + opt[k] else 0)
-    joker_bound = hj * jw
-    goal += joker_bound
-    if goal <= floor:
-        return None
-    table = _anchors(p.ace_low, p.ace_high, p.min_size, p.max_set)
-    anchors: list[tuple[_Anchor, ...] | None] = [None] * n
+    return potential, frozen, goal
 
-    old = p.old_melds
 
-    def anchors_at(k: int) -> tuple[_Anchor, ...]:
-        found = [a for a in table[k] if not a[0] & ~present and a[2] <= wild_max]
-        found.sort(key=lambda a: (tuple(sorted(a[4])) not in old, a[2]))
-        result = anchors[k] = tuple(found)
-        return result
+_Steps = list[tuple[int, int, int, int]]
+"""The search's path: (0, position, anchor, 0) starts a meld, (1, position, freed x,
+items) closes a face, (2, next position, runs extended, 0) extends open runs."""
+_Start = tuple[int, int, int, int, int, int, int]
+"""A meld started (see :func:`_meld_starts`): (anchor index, slots, jokers placed,
+wild slots promised, faces with no room, faces with room for one, runs opened)."""
 
-    # Open runs: per suit, ``size`` counters of 3 bits; counter 0 holds the runs that
-    # may take the suit's next face, counter i those whose shortest part ends i faces
-    # of the suit later.
-    size = p.min_size
-    width = _BITS * size
+
+def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, int] | None:
+    """Branch and bound over the positions: (score, steps, jokers placed, jokers freed)
+    of the best layout above ``floor``, or None. At each position a state may start a
+    meld there (:func:`_meld_starts`) or close the position."""
+    n, wild_max, hj, jw = space.n, space.wild_max, space.hand_jokers, space.joker_weight
+    real, jokers, opt, items_at = space.real, space.jokers, space.opt, space.items_at
+    limit, cap, weight = space.limit, space.cap, space.weight
+    potential, frozen, free_ahead = space.potential, space.frozen, space.free_ahead
+    goal, joker_bound = space.goal, space.joker_bound
+    width = _BITS * space.size
     suit_mask = (1 << width) - 1
-
     memo: dict[tuple[int, ...], int] = {}
-    path: list[tuple[int, int, int, int]] = []
-    best: list[tuple[int, list[tuple[int, int, int, int]], int, int]] = []
+    path: _Steps = []
+    best: list[tuple[int, _Steps, int, int]] = []
     threshold = floor
+    start_melds = _meld_starts(space)
 
     def visit(
         k: int,
@@ -362,8 +345,7 @@ def solve_placement(
             return bound
         if placed > freed + hj + free_ahead[k]:
             return _NEG
-        shift = _BITS * k
-        rest = u >> shift
+        rest = u >> (_BITS * k)
         key = (k, j, rest, placed, freed, full, one, pipe, fresh)
         known = memo.get(key)
         if known is not None and score + known <= threshold:
@@ -372,75 +354,38 @@ def solve_placement(
             raise SearchBudgetError
         result = _NEG
         used = rest & _FIELD
-        r, jk, o = real[k], jokers[k], opt[k]
         # A meld starts at its lowest real card: one must be left here.
         if used < items_at[k]:
-            options = anchors[k] or anchors_at(k)
-            for idx in range(j, len(options)):
-                mask, inc, n_below, below, _faces, opens = options[idx]
-                ok = True
-                extra = n_below  # slots that only a wild joker can fill
-                m = mask
-                while m:
-                    low = m & -m
-                    q = low.bit_length() - 1
-                    slots = (u >> (_BITS * q)) & _FIELD
-                    if slots >= limit[q]:
-                        ok = False
-                        break
-                    if slots >= items_at[q]:
-                        extra += 1
-                    m ^= low
-                if not ok or placed + pending + extra > wild_max:
-                    continue
-                nfull, none = full, one
-                if n_below:
-                    for q in below:
-                        bit = 1 << q
-                        if nfull & bit:
-                            ok = False
-                            break
-                        if none & bit:
-                            none ^= bit
-                            nfull |= bit
-                    if not ok:
-                        continue
+            for idx, nu, nplaced, npending, nfull, none, opens in start_melds(
+                k, j, u, placed, pending, full, one
+            ):
                 path.append((0, k, idx, 0))
                 found = visit(
-                    k,
-                    idx,
-                    u + inc,
-                    placed + n_below,
-                    pending + extra - n_below,
-                    freed,
-                    nfull,
-                    none,
-                    score,
-                    pipe,
-                    fresh + opens,
+                    k, idx, nu, nplaced, npending, freed, nfull, none, score, pipe, fresh + opens
                 )
                 path.pop()
                 if found > result:
                     result = found
-        # Close the face: x of its jokers freed, ``reals`` slots hold its own items.
-        excess = used - items_at[k] if used > items_at[k] else 0
-        others = pending - excess  # wild slots promised at later faces
-        # The suit's open runs move one face on; the next face may extend its suit's.
-        suit_shift = width * (k & 3)
-        fields = (pipe >> suit_shift) & suit_mask
-        moved = (fields & _FIELD) + ((fields >> _BITS) & _FIELD)
-        moved |= (fields >> (2 * _BITS)) << _BITS
-        moved = (moved & ((1 << (width - _BITS)) - 1)) | (fresh << (width - _BITS))
-        base_pipe = (pipe & ~(suit_mask << suit_shift)) | (moved << suit_shift)
-        nxt = k + 1
-        if nxt < n:
-            next_shift = width * (nxt & 3)
-            waiting = (base_pipe >> next_shift) & _FIELD
-            at_next = (u >> (_BITS * nxt)) & _FIELD
-            most_ext = max(0, min(waiting, limit[nxt] - at_next))
-        else:
-            waiting = most_ext = at_next = next_shift = 0
+        # Close the face: x of its jokers freed, ``reals`` slots hold its own items; the
+        # suit's open runs move one face on, and the next face may extend its suit's.
         if used <= cap[k]:
+            r, jk, o = real[k], jokers[k], opt[k]
+            excess = used - items_at[k] if used > items_at[k] else 0
+            others = pending - excess  # wild slots promised at later faces
+            suit_shift = width * (k & 3)
+            fields = (pipe >> suit_shift) & suit_mask
+            moved = (fields & _FIELD) + ((fields >> _BITS) & _FIELD)
+            moved |= (fields >> (2 * _BITS)) << _BITS
+            moved = (moved & ((1 << (width - _BITS)) - 1)) | (fresh << (width - _BITS))
+            base_pipe = (pipe & ~(suit_mask << suit_shift)) | (moved << suit_shift)
+            nxt = k + 1
+            if nxt < n:
+                next_shift = width * (nxt & 3)
+                waiting = (base_pipe >> next_shift) & _FIELD
+                at_next = (u >> (_BITS * nxt)) & _FIELD
+                most_ext = max(0, min(waiting, limit[nxt] - at_next))
+            else:
+                waiting = most_ext = at_next = next_shift = 0
             for x in range(jk, -1, -1):
                 kept = r + jk - x
                 most = min(used, kept + o)
@@ -482,6 +427,7 @@ def solve_placement(
                         if found > result:
                             result = found
                     path.pop()
+
         future = result - score
         if known is None or future < known:
             memo[key] = future
@@ -489,16 +435,77 @@ def solve_placement(
 
     with contextlib.suppress(_GoalReachedError):
         visit(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    if not best:
-        return None
-    total, steps, placed, freed_count = best[0]
+    return best[0] if best else None
+
+
+def _meld_starts(space: _Space) -> Callable[[int, int, int, int, int, int, int], Iterator[_Start]]:
+    """The search's first kind of move: start a meld whose lowest real card is at the
+    position. A group, or a run up to a high ace, is chosen whole; other runs start at
+    their shortest and stay open (counted as runs opened). Slots that only a wild joker
+    can fill are promised (``pending``) and must stay within the jokers."""
+    table, anchors, present, old = space.table, space.anchors, space.present, space.old
+    wild_max, limit, items_at = space.wild_max, space.limit, space.items_at
+
+    def anchors_at(k: int) -> tuple[_Anchor, ...]:
+        found = [a for a in table[k] if not a[0] & ~present and a[2] <= wild_max]
+        found.sort(key=lambda a: (tuple(sorted(a[4])) not in old, a[2]))
+        result = anchors[k] = tuple(found)
+        return result
+
+    def start_melds(
+        k: int, j: int, u: int, placed: int, pending: int, full: int, one: int
+    ) -> Iterator[_Start]:
+        """The melds that can start at position ``k`` (anchors from ``j`` on), in order,
+        each with the state it leads to."""
+        options = anchors[k] or anchors_at(k)
+        for idx in range(j, len(options)):
+            mask, inc, n_below, below, _faces, opens = options[idx]
+            ok = True
+            extra = n_below  # slots that only a wild joker can fill
+            m = mask
+            while m:
+                low = m & -m
+                q = low.bit_length() - 1
+                slots = (u >> (_BITS * q)) & _FIELD
+                if slots >= limit[q]:
+                    ok = False
+                    break
+                if slots >= items_at[q]:
+                    extra += 1
+                m ^= low
+            if not ok or placed + pending + extra > wild_max:
+                continue
+            nfull, none = full, one
+            if n_below:
+                for q in below:
+                    bit = 1 << q
+                    if nfull & bit:
+                        ok = False
+                        break
+                    if none & bit:
+                        none ^= bit
+                        nfull |= bit
+                if not ok:
+                    continue
+            yield idx, u + inc, placed + n_below, pending + extra - n_below, nfull, none, opens
+
+    return start_melds
+
+
+def _replay(
+    space: _Space, total: int, steps: _Steps, placed: int, freed_count: int
+) -> SearchResult:
+    """The layout of the best path, at the level of faces; open runs move through
+    per-suit pipelines as in the search."""
+    real = space.real
+    jokers = space.jokers
+    anchors = space.anchors
     melds: list[tuple[int, ...]] = []
     wild = [0] * 52
     freed = [0] * 52
     hand_used = [0] * 52
     slots = [0] * 52
-    # Replay the steps; open runs move through per-suit pipelines as in the search.
-    pipes: list[list[list[list[int]]]] = [[[] for _ in range(size)] for _ in range(4)]
+    pipes: list[list[list[list[int]]]] = [[[] for _ in range(space.size)] for _ in range(4)]
     started: list[list[int]] = []
     for kind, k, a, b in steps:
         if kind == 0:

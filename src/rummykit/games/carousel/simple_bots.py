@@ -13,12 +13,12 @@ import random
 from collections.abc import Sequence
 
 from rummykit.cards import Card, make_rng
-from rummykit.games.carousel.hand import (
-    CarouselAction,
-    CarouselObservation,
-    CarouselRules,
-    carousel_hand_value,
-)
+from rummykit.errors import BotError
+from rummykit.games.carousel.actions import CarouselAction
+from rummykit.games.carousel.arrange import best_placement
+from rummykit.games.carousel.hand import CarouselObservation
+from rummykit.games.carousel.layout import IllegalLayoutError, check_layout
+from rummykit.games.carousel.rules import CarouselRules, carousel_hand_value
 from rummykit.melds import CAROUSEL_MELDS, is_meld
 
 __all__ = ["CarouselHeuristicBot", "CarouselRandomBot", "simple_placements"]
@@ -86,8 +86,6 @@ class CarouselRandomBot:
     ) -> CarouselAction:
         """Meld when a simple placement exists and melding is open, else a random finite
         action."""
-        from rummykit.games.carousel.arrange import IllegalLayoutError, check_layout
-
         if _may_meld(observation, self.rules) and not observation.melded:
             layouts = simple_placements(observation.table, observation.hand)
             # Natural cards added to a table without jokers are always legal; with a
@@ -110,7 +108,7 @@ class CarouselRandomBot:
                     continue
                 return CarouselAction.meld(layout)
         if not legal_actions:
-            raise ValueError("no legal action and no meld to make")
+            raise BotError("no legal action and no meld to make", bot=self.name)
         return self.rng.choice(list(legal_actions))
 
 
@@ -135,8 +133,6 @@ class CarouselHeuristicBot:
         self, observation: CarouselObservation, legal_actions: Sequence[CarouselAction]
     ) -> CarouselAction:
         """Choose an action from the observation."""
-        from rummykit.games.carousel.arrange import best_placement
-
         kinds = {action.kind: action for action in legal_actions}
         if _may_meld(observation, self.rules) and not observation.melded:
             decks = self.decks or self.rules.decks_for(observation.players)

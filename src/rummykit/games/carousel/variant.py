@@ -6,13 +6,13 @@ and its bots; the catalog imports it on its first look-up.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from rummykit.bots.base import Bot
 from rummykit.catalog import Variant, register_bot, register_variant
 from rummykit.games.carousel import CarouselAction, CarouselGame, CarouselRules
-from rummykit.table_game import TableGame
+from rummykit.games.carousel.terminal import CarouselScreen
+from rummykit.games.carousel.views import CarouselTableGame
 
 __all__ = ["CAROUSEL", "CarouselVariant"]
 
@@ -34,33 +34,11 @@ class CarouselVariant(Variant):
         "rummykit.games.carousel.arrange",
     )
 
-    @property
-    def rules_type(self) -> type[Any]:
-        """:class:`~rummykit.games.carousel.CarouselRules`."""
-        return CarouselRules
-
-    @property
-    def action_type(self) -> type[Any]:
-        """:class:`~rummykit.games.carousel.CarouselAction`."""
-        return CarouselAction
-
-    def new_game(
-        self, rules: Any, *, players: int, seed: int | None, first_dealer: int | None = None
-    ) -> CarouselGame:
-        """A :class:`~rummykit.games.carousel.CarouselGame`."""
-        self.check_players(players)
-        return CarouselGame(rules, players=players, seed=seed, first_dealer=first_dealer)
-
-    def game_from_record(self, record: Mapping[str, Any]) -> CarouselGame:
-        """:meth:`CarouselGame.from_record <rummykit.games.carousel.CarouselGame.from_record>`."""
-        game: CarouselGame = CarouselGame.from_record(record)
-        return game
-
-    def table_game(self, game: Any) -> TableGame:
-        """:class:`~rummykit.games.carousel.views.CarouselTableGame`."""
-        from rummykit.games.carousel.views import CarouselTableGame
-
-        return CarouselTableGame(game)
+    rules_type = CarouselRules
+    action_type = CarouselAction
+    game_type = CarouselGame
+    table_game_type = CarouselTableGame
+    screen_type = CarouselScreen
 
 
 CAROUSEL = register_variant(CarouselVariant())

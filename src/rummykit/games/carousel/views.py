@@ -26,10 +26,8 @@ from rummykit.games.carousel import (
     CarouselAction,
     CarouselGame,
     CarouselObservation,
-    IllegalLayoutError,
     best_placement,
     carousel_hand_value,
-    check_layout,
 )
 from rummykit.table_game import JSON, TurnBasedTableGame, checked
 
@@ -55,20 +53,9 @@ class CarouselTableGame(TurnBasedTableGame):
 
         def run() -> None:
             self._parse_for(seat, action)
-            hand.check(parsed)
-            if parsed.kind == "meld" and parsed.layout is not None:
-                # The engine accepted it; the checker says what it lays.
-                try:
-                    laid = check_layout(
-                        hand.table,
-                        parsed.layout,
-                        hand.hands[seat],
-                        rules=hand.rules.meld_rules,
-                        decks=hand.decks,
-                        joker_copy_limit=hand.rules.joker_copy_limit,
-                    )
-                except IllegalLayoutError:  # pragma: no cover - the engine checked it
-                    return
+            # One layout check: the hand keeps it, and the act that follows reuses it.
+            laid = hand.check(parsed)
+            if laid is not None:
                 details.update(
                     cards=_names(laid.cards),
                     value=laid.value,
@@ -200,17 +187,5 @@ class CarouselTableGame(TurnBasedTableGame):
         data.update(seat=None, legal_actions=[], may_meld=False)
         return data
 
-    def reveal(self) -> JSON:
-        game = self.game
-        hand = game.hand
-        return {
-            "phase": hand.phase,
-            "current_player": None if game.is_over else hand.current_player,
-            "dealer": hand.dealer,
-            "hand_number": game.hand_number,
-            "hands": [_names(hand.hand_cards(seat)) for seat in range(game.players)],
-            "table": [_names(meld) for meld in hand.table],
-            "discard_pile": [],
-            "stock_size": len(hand.stock),
-            "scores": list(game.scores),
-        }
+    def revealed_table(self) -> JSON:
+        return {"table": [_names(meld) for meld in self.game.hand.table]}

@@ -116,9 +116,9 @@ class GinAction:
         if not isinstance(data, Mapping):
             raise InvalidActionError(f"an action is a JSON object, got {data!r}")
         kind = data.get("kind")
-        if kind not in _ACTION_KINDS:
+        if not isinstance(kind, str) or kind not in _ACTION_KINDS:
             raise InvalidActionError(
-                f"unknown gin action kind {kind!r}; "
+                f"unknown gin action kind {_short(kind)}; "
                 f"expected one of {', '.join(sorted(_ACTION_KINDS))}"
             )
         try:
@@ -143,9 +143,17 @@ class GinAction:
                 )
         except InvalidActionError:
             raise
-        except (ValueError, TypeError) as error:
+        # Any JSON value may arrive here: a number where a list belongs, a list where a
+        # card belongs. Whatever the builders trip over, it is a malformed action.
+        except (ValueError, TypeError, AttributeError, KeyError, IndexError) as error:
             raise InvalidActionError(f"malformed {kind} action: {error}") from error
-        return _SIMPLE_ACTIONS[str(kind)]
+        return _SIMPLE_ACTIONS[kind]
+
+
+def _short(value: Any) -> str:
+    """A value as a refusal names it, at most 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _card_arg(card: int | str) -> int:

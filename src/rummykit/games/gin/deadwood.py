@@ -179,6 +179,7 @@ def meld_union(mask: int, ace_high: bool = False) -> int:
     """The cards of ``mask`` that belong to at least one meld inside ``mask``."""
     union = 0
     table = _RUN_UNION
+    once = twice = triples = 0  # ranks held in at least one, two, three suits
     for suit in range(4):
         shift = 13 * suit
         pattern = (mask >> shift) & FULL_SUIT
@@ -186,11 +187,9 @@ def meld_union(mask: int, ace_high: bool = False) -> int:
         if ace_high:
             bits |= _unrotate(table[_rotate(pattern)])
         union |= bits << shift
-    a = mask & FULL_SUIT
-    b = (mask >> 13) & FULL_SUIT
-    c = (mask >> 26) & FULL_SUIT
-    d = (mask >> 39) & FULL_SUIT
-    triples = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+        triples |= twice & pattern
+        twice |= once & pattern
+        once |= pattern
     if triples:
         union |= mask & (triples | triples << 13 | triples << 26 | triples << 39)
     return union
@@ -456,12 +455,7 @@ def deadwood_after_each_discard(mask: int, ace_high: bool = False) -> dict[int, 
     kept: dict[int, int] = {}
     for used, value in _set_choices(mask):
         rest = mask & ~used
-        parts = (
-            rest & FULL_SUIT,
-            (rest >> 13) & FULL_SUIT,
-            (rest >> 26) & FULL_SUIT,
-            rest >> 39,
-        )
+        parts = (rest & FULL_SUIT, (rest >> 13) & FULL_SUIT, (rest >> 26) & FULL_SUIT, rest >> 39)
         base = value + best[parts[0]] + best[parts[1]] + best[parts[2]] + best[parts[3]]
         for suit, part in enumerate(parts):
             if not part:
@@ -500,12 +494,7 @@ def best_discard_mask(mask: int, ace_high: bool = False) -> tuple[int, int]:
     top: tuple[int, int, int] = (-1, -1, -1)
     for used, value in _set_choices(mask):
         rest = mask & ~used
-        parts = (
-            rest & FULL_SUIT,
-            (rest >> 13) & FULL_SUIT,
-            (rest >> 26) & FULL_SUIT,
-            rest >> 39,
-        )
+        parts = (rest & FULL_SUIT, (rest >> 13) & FULL_SUIT, (rest >> 26) & FULL_SUIT, rest >> 39)
         base = value + best[parts[0]] + best[parts[1]] + best[parts[2]] + best[parts[3]]
         for suit, part in enumerate(parts):
             if part:

@@ -7,12 +7,11 @@ runs are in docs/strong-bots-gin.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final
+
+from rummykit.bots.levels import LEVELS, Level
 
 __all__ = ["LEVELS", "LEVEL_PARAMS", "GinExpertParams", "Level", "with_params"]
-
-Level = Literal["easy", "medium", "hard", "expert"]
-LEVELS: Final = ("easy", "medium", "hard", "expert")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +66,9 @@ class GinExpertParams:
     """The chance of a random draw or discard (``easy``)."""
 
 
+_HARD: Final = GinExpertParams(
+    danger_weight=2.0, knock_judgement=True, gin_wait_deadwood=2, gin_wait_stock=16
+)
 LEVEL_PARAMS: Final[dict[str, GinExpertParams]] = {
     "easy": GinExpertParams(
         potential=0.0,
@@ -77,18 +79,12 @@ LEVEL_PARAMS: Final[dict[str, GinExpertParams]] = {
         mistake_rate=0.25,
     ),
     "medium": GinExpertParams(opponent_model=False, danger_weight=0.0, take_to_knock=False),
-    "hard": GinExpertParams(
-        danger_weight=2.0, knock_judgement=True, gin_wait_deadwood=2, gin_wait_stock=16
-    ),
-    # Tuned by paired hands against the heuristic (docs/strong-bots-gin.md): playing on
-    # for gin with any knockable hand until the stock is short was worth ~3 points a hand.
-    "expert": GinExpertParams(
-        danger_weight=2.0,
-        unmelded_margin=0.0,
-        knock_judgement=True,
-        gin_wait_deadwood=10,
-        gin_wait_stock=5,
-        score_aware=True,
+    "hard": _HARD,
+    # The hard level tuned by paired hands against the heuristic (docs/strong-bots-gin.md):
+    # playing on for gin with any knockable hand until the stock is short was worth ~3
+    # points a hand.
+    "expert": replace(
+        _HARD, unmelded_margin=0.0, gin_wait_deadwood=10, gin_wait_stock=5, score_aware=True
     ),
 }
 

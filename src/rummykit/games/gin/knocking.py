@@ -131,6 +131,7 @@ def check_knock(
             seat=seat,
             card=card,
             rule="gin-4.1",
+            numbers={"deadwood": deadwood, "limit": rules.knock_limit},
         )
     return chosen, deadwood
 

@@ -11,19 +11,19 @@ totals.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from rummykit.cards import Card, parse_cards
 from rummykit.core import Event
-from rummykit.errors import InvalidRecordError
+from rummykit.errors import InvalidOptionError, InvalidRecordError
 from rummykit.games.gin.actions import GinAction
 from rummykit.games.gin.hand import GinHand, new_hand
 from rummykit.games.gin.observation import GinObservation
 from rummykit.games.gin.result import GinHandResult
 from rummykit.games.gin.rules import GinRules
-from rummykit.match import Match
+from rummykit.match import Match, SheetRow
 
 __all__ = ["GinMatch", "GinMatchResult", "final_totals"]
 
@@ -127,7 +127,10 @@ class GinMatch(Match[GinHand, GinMatchResult]):
         seed: int | None = None,
         *,
         first_dealer: int | None = None,
+        players: int = 2,
     ) -> None:
+        if players != 2:
+            raise InvalidOptionError(f"gin is for 2 players, not {players}", option="players")
         super().__init__(rules or GinRules(), players=2, seed=seed, first_dealer=first_dealer)
 
     def _new_hand(self, dealer: int, seed: int | None, stored: list[Card] | None) -> GinHand:
@@ -153,17 +156,6 @@ class GinMatch(Match[GinHand, GinMatchResult]):
     @classmethod
     def _stored_hands(cls, record: Mapping[str, Any]) -> list[list[Card]]:
         return [parse_cards(deck) for deck in record.get("decks", ())]
-
-    @classmethod
-    def _from_record_start(
-        cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
-    ) -> GinMatch:
-        # The public constructor takes no stored decks; the generic one does.
-        match = cls.__new__(cls)
-        rules = GinRules.from_dict(record.get("rules", {}))
-        first_dealer = int(record.get("first_dealer", 0))
-        Match.__init__(match, rules, players=2, seed=seed, first_dealer=first_dealer, stored=stored)
-        return match
 
     # -- state ------------------------------------------------------------------------
 
@@ -191,9 +183,8 @@ class GinMatch(Match[GinHand, GinMatchResult]):
 
     # -- score sheet and records -----------------------------------------------------
 
-    def score_sheet(self) -> str:
-        """The score sheet as text: one line per hand, then the bonuses and totals."""
-        lines = [f"{'hand':>4}  {'dealer':>6}  {'outcome':<9} {'seat 0':>7} {'seat 1':>7}"]
+    def _hand_rows(self) -> list[SheetRow]:
+        rows = []
         running = [0, 0]
         for number, (hand, result) in enumerate(
             zip(self.finished_hands, self.results, strict=True), start=1
@@ -202,24 +193,22 @@ class GinMatch(Match[GinHand, GinMatchResult]):
             if result.winner is not None:
                 running[result.winner] += result.points
                 cells[result.winner] = f"+{result.points}"
-            lines.append(
-                f"{number:>4}  {hand.dealer:>6}  {result.outcome:<9} "
-                f"{cells[0]:>7} {cells[1]:>7}   ({running[0]}-{running[1]})"
-            )
+            note = f"{result.outcome}, dealer {hand.dealer} ({running[0]}-{running[1]})"
+            rows.append(SheetRow(str(number), cells, note))
+        return rows
+
+    def _closing_rows(self) -> list[SheetRow]:
         final = self.result
-        if final is not None:
-            if final.shutout:
-                lines.append(
-                    f"shutout: seat {final.reached_target}'s hand points x"
-                    f"{self.rules.shutout_multiplier}"
-                )
-            lines.append(f"{'game bonus':<24} {final.game_bonus[0]:>7} {final.game_bonus[1]:>7}")
-            lines.append(
-                f"{'line bonus':<24} {final.line_bonus[0]:>7} {final.line_bonus[1]:>7}"
-                f"   ({final.hands_won[0]} and {final.hands_won[1]} hands won)"
+        if final is None:
+            return []
+        rows = []
+        if final.shutout:
+            multiplied = f"seat {final.reached_target}'s hand points x"
+            rows.append(
+                SheetRow("shutout", ["", ""], multiplied + str(self.rules.shutout_multiplier))
             )
-            lines.append(f"{'total':<24} {final.totals[0]:>7} {final.totals[1]:>7}")
-            lines.append(
-                "the match is tied" if final.winner is None else f"seat {final.winner} wins"
-            )
-        return "\n".join(lines)
+        won = f"{final.hands_won[0]} and {final.hands_won[1]} hands won"
+        rows.append(SheetRow("game bonus", [str(b) for b in final.game_bonus]))
+        rows.append(SheetRow("line bonus", [str(b) for b in final.line_bonus], won))
+        rows.append(SheetRow("total", [str(t) for t in final.totals]))
+        return rows

@@ -78,6 +78,7 @@ def _check_layoffs(
                 seat=defender,
                 card=card,
                 rule="gin-5.2",
+                numbers={"meld": index + 1, "melds": len(targets)},
             )
         base = targets[index] if rules.chained_layoffs else list(arrangement[index])
         try:

@@ -2,7 +2,8 @@
 
 :class:`GinScreen` is what the terminal loop (``rummykit.terminal``, the platform) drives:
 the table as text, the command words legal now, typed commands read into actions, the
-hint, and each hand revealed. Every rule is the engine's.
+hint, and each hand revealed. Every rule is the engine's. Its texts are in the language it
+is built with (:mod:`rummykit.i18n`); the command words and card notation stay as typed.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ from rummykit.games.gin import (
     mask_of,
     min_deadwood,
 )
+from rummykit.i18n import N_, translator
+from rummykit.refusals import explain
 
 __all__ = ["HELP", "GinScreen"]
 
 HUMAN = 0
 BOT = 1
 
-HELP = """\
+HELP = N_("""\
 Commands (cards are written like 7H, TD or 10D, QS, AC):
   draw             draw the top card of the stock
   take             take the upcard (offer) or the top card of the discard pile
@@ -39,7 +42,7 @@ Commands (cards are written like 7H, TD or 10D, QS, AC):
                    lay-offs; or `show 3C 3D 3H | 7H 8H 9H ; TS>1` for your own choice
                    (TS>1 lays TS off on the knocker's meld number 1)
   sort rank|suit   order your hand by rank or by suit
-  hint             the discard that leaves the least deadwood"""
+  hint             the discard that leaves the least deadwood""")
 
 # The command word that plays each kind of action.
 _WORDS = {
@@ -53,6 +56,24 @@ _WORDS = {
     "lay_off": "show",
 }
 
+# Who ended the hand and how, by (outcome, the person knocked): whole sentences, since a
+# language may inflect the verb by its subject (Hindi: आपने / बॉट ने).
+_ENDINGS = {
+    ("big_gin", True): N_("You went BIG GIN."),
+    ("big_gin", False): N_("Bot went BIG GIN."),
+    ("gin", True): N_("You went GIN."),
+    ("gin", False): N_("Bot went GIN."),
+    ("knock", True): N_("You knocked."),
+    ("knock", False): N_("Bot knocked."),
+    ("undercut", True): N_("You knocked."),
+    ("undercut", False): N_("Bot knocked."),
+}
+_OUTCOMES = {
+    "big_gin": N_("big gin"),
+    "gin": N_("gin"),
+    "knock": N_("knock"),
+    "undercut": N_("undercut"),
+}
 
 
 def _sorted(cards: Sequence[Card], order: str) -> list[Card]:
@@ -66,9 +87,17 @@ class GinScreen:
 
     seat = HUMAN
     noun = "match"
-    help = HELP
 
-    def __init__(self, match: GinMatch, *, card_text: Callable[[int], str] = format_card) -> None:
+    def __init__(
+        self,
+        match: GinMatch,
+        *,
+        card_text: Callable[[int], str] = format_card,
+        language: str | None = None,
+    ) -> None:
+        self.tr = translator(language)
+        self._ = self.tr.gettext
+        self.help = self._(HELP)
         self.match = match
         self.rules = match.rules
         self.card_text = card_text
@@ -78,7 +107,7 @@ class GinScreen:
 
     def name(self, seat: int) -> str:
         """``You`` or ``Bot``."""
-        return "You" if seat == HUMAN else "Bot"
+        return self._("You") if seat == HUMAN else self._("Bot")
 
     def _cards(self, cards: Sequence[int]) -> str:
         return " ".join(self.card_text(card) for card in cards)
@@ -88,16 +117,26 @@ class GinScreen:
 
     def _scores(self) -> str:
         points = self.match.points
-        return f"you {points[HUMAN]}, bot {points[BOT]}"
+        return self._("you {you}, bot {bot}", you=points[HUMAN], bot=points[BOT])
 
     def title(self) -> str:
         """The opening line."""
-        return f"Gin Rummy to {self.rules.target}: you (seat 0) against a bot."
+        return self._(
+            "Gin Rummy to {target}: you (seat 0) against a bot.", target=self.rules.target
+        )
 
     def hand_header(self) -> str:
         """Hand number, dealer, scores."""
-        dealer = self.name(self.match.hand.dealer)
-        return f"=== Hand {self.match.hand_number}: {dealer} dealt. Scores: {self._scores()} ==="
+        number, scores = self.match.hand_number, self._scores()
+        if self.match.hand.dealer == HUMAN:
+            text = self._(
+                "Hand {number}: you dealt. Scores: {scores}", number=number, scores=scores
+            )
+        else:
+            text = self._(
+                "Hand {number}: Bot dealt. Scores: {scores}", number=number, scores=scores
+            )
+        return f"=== {text} ==="
 
     # -- the table ----------------------------------------------------------------------
 
@@ -105,26 +144,41 @@ class GinScreen:
         """Stock, discard pile, what the bot is known to hold, your hand and melds."""
         hand = list(observation.hand)
         # Card 0 (the ace of spades) is falsy: test for None, not truth.
-        top = "(empty)" if observation.upcard is None else self.card_text(observation.upcard)
+        _ = self._
+        top = _("(empty)") if observation.upcard is None else self.card_text(observation.upcard)
         lines = [
-            f"Stock: {observation.stock_size}   Discard pile top: {top}   Scores: {self._scores()}"
+            _(
+                "Stock: {stock}   Discard pile top: {top}   Scores: {scores}",
+                stock=observation.stock_size,
+                top=top,
+                scores=self._scores(),
+            )
         ]
         if observation.phase == "offer":
-            lines.append(f"The upcard {top} is offered to you.")
+            lines.append(_("The upcard {card} is offered to you.", card=top))
         if observation.opponent_known_cards:
             known = self._cards(observation.opponent_known_cards)
-            lines.append(f"Bot holds (taken from the pile): {known}")
+            lines.append(_("Bot holds (taken from the pile): {cards}", cards=known))
         if observation.phase == "layoff":
-            lines.append("Bot knocked with these melds (lay off by number: 'show ... ; TS>1'):")
+            lines.append(_("Bot knocked with these melds (lay off by number: 'show ... ; TS>1'):"))
             lines.extend(
                 f"  {number}. [{self._cards(meld)}]"
                 for number, meld in enumerate(observation.knocker_melds, start=1)
             )
         arrangement = min_deadwood(hand, ace_high=self.rules.ace_high_runs)
-        melds = self._melds(arrangement.melds) or "(no melds)"
+        melds = self._melds(arrangement.melds) or _("(no melds)")
         loose = self._cards(_sorted(arrangement.deadwood_cards, self.sort)) or "-"
-        lines.append(f"Your hand ({len(hand)}): {self._cards(_sorted(hand, self.sort))}")
-        lines.append(f"  melds: {melds}   deadwood: {loose} = {arrangement.deadwood}")
+        shown = self._cards(_sorted(hand, self.sort))
+        lines.append(_("Your hand ({count}): {cards}", count=len(hand), cards=shown))
+        lines.append(
+            "  "
+            + _(
+                "melds: {melds}   deadwood: {cards} = {deadwood}",
+                melds=melds,
+                cards=loose,
+                deadwood=arrangement.deadwood,
+            )
+        )
         return lines
 
     def choices(self, observation: GinObservation, legal: Sequence[GinAction]) -> list[str]:
@@ -144,7 +198,7 @@ class GinScreen:
         phase = observation.phase
         if command == "sort":
             if not args or args[0].lower() not in ("rank", "suit"):
-                raise InvalidActionError("write 'sort rank' or 'sort suit'")
+                raise InvalidActionError(self._("write 'sort rank' or 'sort suit'"))
             self.sort = args[0].lower()
             return "\n".join(self.table(observation))
         if command == "pass":
@@ -153,7 +207,9 @@ class GinScreen:
             return [GinAction.take_upcard() if phase == "offer" else GinAction.draw_discard()]
         if command == "draw":
             if phase == "offer":
-                raise InvalidActionError("at the start of a hand you 'take' the upcard or 'pass'")
+                raise InvalidActionError(
+                    self._("at the start of a hand you 'take' the upcard or 'pass'")
+                )
             return [GinAction.draw_stock()]
         if command == "discard":
             return [GinAction.discard(self._one_card(args, "discard"))]
@@ -163,12 +219,13 @@ class GinScreen:
             return [self._gin(observation)]
         if command == "show":
             return [self._show(args)]
-        raise InvalidActionError(f"unknown command {command!r}; type 'help' for the list")
+        raise InvalidActionError(
+            self._("unknown command {command}; type 'help' for the list", command=repr(command))
+        )
 
-    @staticmethod
-    def _one_card(args: list[str], verb: str) -> Card:
+    def _one_card(self, args: list[str], verb: str) -> Card:
         if len(args) != 1:
-            raise InvalidActionError(f"name one card: '{verb} 7H'")
+            raise InvalidActionError(self._("name one card: '{verb} 7H'", verb=verb))
         return parse_card(args[0])
 
     def _knock(self, card: Card) -> GinAction:
@@ -191,7 +248,9 @@ class GinScreen:
 
     def _gin(self, observation: GinObservation) -> GinAction:
         if observation.phase != "discard":
-            raise InvalidActionError("you can go gin only after drawing, with 11 cards in hand")
+            raise InvalidActionError(
+                self._("you can go gin only after drawing, with 11 cards in hand")
+            )
         legal = self.match.legal_actions()
         if any(action.kind == "big_gin" for action in legal):
             return GinAction.big_gin()
@@ -200,7 +259,10 @@ class GinScreen:
             return knock
         after = deadwood_after_each_discard(mask_of(observation.hand), self.rules.ace_high_runs)
         raise InvalidActionError(
-            f"no gin yet: your best discard leaves {min(after.values())} deadwood"
+            self._(
+                "no gin yet: your best discard leaves {deadwood} deadwood",
+                deadwood=min(after.values()),
+            )
         )
 
     def _show(self, args: list[str]) -> GinAction:
@@ -214,14 +276,21 @@ class GinScreen:
             card, _, number = item.partition(">")
             if not number.isdigit() or int(number) < 1:
                 raise InvalidActionError(
-                    f"write a lay-off as CARD>MELD with the meld's number, e.g. 7H>1, not {item!r}"
+                    self._(
+                        "write a lay-off as CARD>MELD with the meld's number, "
+                        "e.g. 7H>1, not {item}",
+                        item=repr(item),
+                    )
                 )
             layoffs.append((parse_card(card), int(number) - 1))
         return GinAction.lay_off(melds, layoffs)
 
     def refusal(self, error: IllegalActionError) -> str:
-        """The engine's reason as it stands (it numbers the knocker's melds from 1 too)."""
-        return str(error)
+        """The engine's reason: as it stands in English (it numbers the knocker's melds
+        from 1 too), from its code and fields in another language."""
+        if self.tr.language == "en":
+            return str(error)
+        return explain(error, self.tr.language, card_text=format_card)
 
     def hint(self, observation: GinObservation) -> str:
         """Whether to take the upcard, or the discard that leaves the least deadwood (in
@@ -230,29 +299,41 @@ class GinScreen:
         if phase in ("offer", "draw"):
             return self._draw_hint(observation)
         if phase != "discard":
-            return "  'show' shows your best melds and lay-offs"
+            return "  " + self._("'show' shows your best melds and lay-offs")
         after = deadwood_after_each_discard(mask_of(observation.hand), self.rules.ace_high_runs)
         taken = observation.taken_card
         options = {card: value for card, value in after.items() if card != taken}
         card = min(options, key=lambda c: (options[c], -card_value_gin(c)))
-        return f"  discard {format_card(card)} to keep {options[card]} deadwood"
+        return "  " + self._(
+            "discard {card} to keep {deadwood} deadwood",
+            card=format_card(card),
+            deadwood=options[card],
+        )
 
     def _draw_hint(self, observation: GinObservation) -> str:
         up = observation.upcard
         kinds = {action.kind for action in self.match.legal_actions()}
         if up is None or not kinds & {"take_upcard", "draw_discard"}:
-            return "  draw from the stock"
+            return "  " + self._("draw from the stock")
         ace_high = self.rules.ace_high_runs
         now = min_deadwood(list(observation.hand), ace_high=ace_high).deadwood
         after = deadwood_after_each_discard(mask_of(observation.hand) | 1 << up, ace_high)
         best = min(value for card, value in after.items() if card != up)
+        card = format_card(up)
         if best < now:
-            return (
-                f"  take {format_card(up)}: your best discard then leaves {best} deadwood "
-                f"(now {now})"
+            return "  " + self._(
+                "take {card}: your best discard then leaves {best} deadwood (now {now})",
+                card=card,
+                best=best,
+                now=now,
             )
         other = "pass" if observation.phase == "offer" else "draw"
-        return f"  {other}: taking {format_card(up)} would not lower your deadwood ({now})"
+        return "  " + self._(
+            "{command}: taking {card} would not lower your deadwood ({now})",
+            command=other,
+            card=card,
+            now=now,
+        )
 
     # -- the bot ------------------------------------------------------------------------
 
@@ -262,53 +343,61 @@ class GinScreen:
         upcard = "" if observation.upcard is None else self.card_text(observation.upcard)
         card = "" if action.card is None else self.card_text(action.card)
         text = {
-            "take_upcard": f"Bot takes the upcard {upcard}.",
-            "pass": "Bot passes.",
-            "draw_stock": "Bot draws from the stock.",
-            "draw_discard": f"Bot takes {upcard} from the discard pile.",
-            "discard": f"Bot discards {card}.",
-            "knock": f"Bot knocks, laying {card} face down.",
-            "big_gin": "Bot declares BIG GIN!",
-        }.get(kind, "Bot shows its melds and lays off.")
-        return [text]
+            "take_upcard": N_("Bot takes the upcard {upcard}."),
+            "pass": N_("Bot passes."),
+            "draw_stock": N_("Bot draws from the stock."),
+            "draw_discard": N_("Bot takes {upcard} from the discard pile."),
+            "discard": N_("Bot discards {card}."),
+            "knock": N_("Bot knocks, laying {card} face down."),
+            "big_gin": N_("Bot declares BIG GIN!"),
+        }.get(kind, N_("Bot shows its melds and lays off."))
+        return [self._(text, upcard=upcard, card=card)]
 
     # -- end of a hand, end of the match --------------------------------------------
 
     def reveal(self, result: GinHandResult) -> list[str]:
         """Both hands, the melds and lay-offs, and who scores what."""
+        _ = self._
         if result.outcome == "draw":
             return [
-                "The stock is down to the floor: the hand is drawn, nobody scores.",
-                f"  Your cards: {self._cards(result.hands[HUMAN])}",
-                f"  Bot's cards: {self._cards(result.hands[BOT])}",
+                _("The stock is down to the floor: the hand is drawn, nobody scores."),
+                "  " + _("Your cards: {cards}", cards=self._cards(result.hands[HUMAN])),
+                "  " + _("Bot's cards: {cards}", cards=self._cards(result.hands[BOT])),
             ]
         knocker = result.knocker
         assert knocker is not None
         defender = 1 - knocker
-        verb = {"big_gin": "went BIG GIN", "gin": "went GIN"}.get(result.outcome, "knocked")
         melds = self._melds(result.knocker_melds)
         loose = self._cards(result.knocker_deadwood_cards) or "-"
+        deadwood = _("deadwood {cards} = {value}", cards=loose, value=result.knocker_deadwood)
         lines = [
-            f"{self.name(knocker)} {verb}.",
-            f"  {self.name(knocker)}: {melds}  deadwood {loose} = {result.knocker_deadwood}",
-            f"  {self.name(defender)}: {self._melds(result.defender_melds) or '(no melds)'}",
+            _(_ENDINGS[result.outcome, knocker == HUMAN]),
+            f"  {self.name(knocker)}: {melds}  {deadwood}",
+            f"  {self.name(defender)}: {self._melds(result.defender_melds) or _('(no melds)')}",
         ]
         if result.layoffs:
             laid = ", ".join(
-                f"{self.card_text(card)} on [{self._cards(result.knocker_melds[index])}]"
+                _(
+                    "{card} on [{meld}]",
+                    card=self.card_text(card),
+                    meld=self._cards(result.knocker_melds[index]),
+                )
                 for card, index in result.layoffs
             )
-            lines.append(f"    laid off: {laid}")
+            lines.append("    " + _("laid off: {cards}", cards=laid))
+        loose = self._cards(result.defender_deadwood_cards) or "-"
         lines.append(
-            f"    deadwood {self._cards(result.defender_deadwood_cards) or '-'} = "
-            f"{result.defender_deadwood}"
+            "    " + _("deadwood {cards} = {value}", cards=loose, value=result.defender_deadwood)
         )
         if result.winner is None:
-            lines.append("Equal deadwood: nobody scores this hand.")
+            lines.append(_("Equal deadwood: nobody scores this hand."))
             return lines
-        reason = result.outcome.replace("_", " ")
-        verb = "score" if result.winner == HUMAN else "scores"
-        lines.append(f"{self.name(result.winner)} {verb} {result.points} ({reason}).")
+        reason = _(_OUTCOMES[result.outcome])
+        if result.winner == HUMAN:
+            score = _("You score {points} ({reason}).", points=result.points, reason=reason)
+        else:
+            score = _("Bot scores {points} ({reason}).", points=result.points, reason=reason)
+        lines.append(score)
         return lines
 
     def winners(self) -> tuple[int, ...]:

@@ -6,13 +6,13 @@ and its bots; the catalog imports it on its first look-up.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from rummykit.bots.base import Bot
 from rummykit.catalog import Variant, register_bot, register_variant
 from rummykit.games.gin import GinAction, GinMatch, GinRules
-from rummykit.table_game import TableGame
+from rummykit.games.gin.terminal import GinScreen
+from rummykit.games.gin.views import GinTableGame
 
 __all__ = ["GIN", "GinVariant"]
 
@@ -27,33 +27,12 @@ class GinVariant(Variant):
     modules = ("rummykit.games.gin.match", "rummykit.games.gin.heuristic_bot")
     open_action_kinds = frozenset({"lay_off"})
 
-    @property
-    def rules_type(self) -> type[Any]:
-        """:class:`~rummykit.games.gin.GinRules`."""
-        return GinRules
-
-    @property
-    def action_type(self) -> type[Any]:
-        """:class:`~rummykit.games.gin.GinAction`."""
-        return GinAction
-
-    def new_game(
-        self, rules: Any, *, players: int, seed: int | None, first_dealer: int | None = None
-    ) -> GinMatch:
-        """A :class:`~rummykit.games.gin.GinMatch`."""
-        self.check_players(players)
-        return GinMatch(rules, seed, first_dealer=first_dealer)
-
-    def game_from_record(self, record: Mapping[str, Any]) -> GinMatch:
-        """:meth:`GinMatch.from_record <rummykit.games.gin.GinMatch.from_record>`."""
-        game: GinMatch = GinMatch.from_record(record)
-        return game
-
-    def table_game(self, game: Any) -> TableGame:
-        """:class:`~rummykit.games.gin.views.GinTableGame`."""
-        from rummykit.games.gin.views import GinTableGame
-
-        return GinTableGame(game)
+    rules_type = GinRules
+    action_type = GinAction
+    game_type = GinMatch
+    table_game_type = GinTableGame
+    screen_type = GinScreen
+    screen_translated = True
 
 
 GIN = register_variant(GinVariant())

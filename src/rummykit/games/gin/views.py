@@ -19,7 +19,6 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from rummykit.cards import format_card, format_cards
-from rummykit.core import IllegalActionError
 from rummykit.games.gin import (
     GinAction,
     GinHandResult,
@@ -209,28 +208,11 @@ class GinTableGame(TurnBasedTableGame):
         )
         return data
 
-    def reveal(self) -> JSON:
-        match = self.match
-        hand = match.hand
-        return {
-            "phase": hand.phase,
-            "current_player": None if match.is_over else hand.current_player,
-            "dealer": hand.dealer,
-            "hand_number": match.hand_number,
-            "hands": [format_cards(hand.hand_cards(seat)).split() for seat in (0, 1)],
-            "discard_pile": [_name(card) for card in hand.discard_pile],
-            "stock_size": len(hand.stock),
-            "scores": list(match.points),
-        }
-
     def check(self, seat: int, action: Mapping[str, Any]) -> JSON:
         parsed = GinAction.from_json(action)
 
         def run() -> None:
-            if seat != self.current_seat:
-                raise IllegalActionError(
-                    f"seat {seat} is not to act", code="not_your_turn", seat=seat
-                )
+            self._parse_for(seat, action)
             self.match.clone().apply(parsed)
 
         return checked(run)

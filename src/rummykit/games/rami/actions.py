@@ -154,9 +154,9 @@ class RamiAction:
         if not isinstance(data, Mapping):
             raise InvalidActionError(f"an action is a JSON object, got {data!r}")
         kind = data.get("kind")
-        if kind not in _ACTION_KINDS:
+        if not isinstance(kind, str) or kind not in _ACTION_KINDS:
             raise InvalidActionError(
-                f"unknown rami action kind {kind!r}; "
+                f"unknown rami action kind {_short(kind)}; "
                 f"expected one of {', '.join(sorted(_ACTION_KINDS))}"
             )
         try:
@@ -166,6 +166,9 @@ class RamiAction:
                 return END_PLAY
             if kind == "take_discard":
                 then = data.get("then")
+                if isinstance(then, Mapping) and then.get("kind") == "take_discard":
+                    # Refused before parsing it: a chain of them would only recurse.
+                    raise InvalidActionError("the play bundled with take_discard is a play")
                 return cls.take_discard(None if then is None else cls.from_json(then))
             if kind == "discard":
                 return cls.discard(data["card"])
@@ -186,8 +189,16 @@ class RamiAction:
             )
         except InvalidActionError:
             raise
-        except (KeyError, ValueError, TypeError) as error:
+        # Any JSON value may arrive here: a number where a list belongs, a list where a
+        # card belongs. Whatever the builders trip over, it is a malformed action.
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:
             raise InvalidActionError(f"malformed {kind} action: {error!r}") from error
+
+
+def _short(value: Any) -> str:
+    """A value as a refusal names it, at most 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # The finite actions, built once and shared (the engine lists them every turn).

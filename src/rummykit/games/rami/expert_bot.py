@@ -50,11 +50,13 @@ from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.candidates import combination_faces
 from rummykit.games.rami.expert_levels import LEVEL_PARAMS, LEVELS, Level, LevelParams
 from rummykit.games.rami.heuristic_bot import (
+    PhaseBot,
     RamiHeuristicBot,
     _meld_ok,
     _partners,
     _without,
     bundled_takes,
+    next_player_wants,
 )
 from rummykit.games.rami.layoffs import (
     hand_left_playable,
@@ -77,7 +79,7 @@ _HYPOTHETICAL: Final = tuple(
 collides with a card of the hand (the solvers only look at faces)."""
 
 
-class RamiExpertBot:
+class RamiExpertBot(PhaseBot):
     """Rami bot with levels ``easy`` < ``medium`` < ``hard`` < ``expert`` (module doc)."""
 
     def __init__(
@@ -117,14 +119,7 @@ class RamiExpertBot:
         self._out_cache.clear()  # its entries hold for one table only
         if len(self._down_cache) > 50_000:
             self._down_cache.clear()
-        phase = observation.phase
-        if phase == "draw":
-            return self._draw(observation, legal_actions)
-        if phase == "play":
-            return self._play(observation, legal_actions)
-        if phase == "discard":
-            return self._discard(observation, legal_actions)
-        return legal_actions[0]
+        return super().act(observation, legal_actions)
 
     # -- what the seat knows ------------------------------------------------------------
 
@@ -525,7 +520,7 @@ class RamiExpertBot:
         order = self._candidates(obs, legal)
         pairs = [] if opened else self._draw_pairs(unseen)
         triples = [] if opened else self._draw_triples(unseen)
-        feeds, wanted = _feeding(obs)
+        feeds, wanted = next_player_wants(obs)
         best: RamiAction | None = None
         best_score = 0.0
         seen_faces: set[int] = set()
@@ -564,7 +559,7 @@ class RamiExpertBot:
         unseen = self._unseen(obs)
         danger = self._danger(obs)
         faces = [FACES[c] for c in obs.hand]
-        feeds, wanted = _feeding(obs)
+        feeds, wanted = next_player_wants(obs)
         best: RamiAction | None = None
         best_cost = (0.0, 0)
         for action in legal:
@@ -667,17 +662,3 @@ def make_rami_expert(
 ) -> RamiExpertBot:
     """Factory for the tournament registry."""
     return RamiExpertBot(seed=seed, rules=rules, players=players, level=level)
-
-
-def _feeding(obs: RamiObservation) -> tuple[int, list[int]]:
-    """What a discard would give the next player: the faces the table's combinations
-    accept when that player has opened (a bit mask), and the faces of the cards that
-    player took from the pile and still holds."""
-    following = obs.active[(obs.active.index(obs.seat) + 1) % len(obs.active)]
-    feeds = 0
-    if obs.opened[following]:
-        for combo in obs.table:
-            feeds |= combo.accepts
-            if combo.shift_face >= 0:
-                feeds |= 1 << combo.shift_face
-    return feeds, [FACES[k] for k in obs.known_cards[following]]

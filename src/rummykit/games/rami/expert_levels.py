@@ -10,12 +10,11 @@ draws by look-ahead, lays jokers at once and discards by live partners after ope
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final
+
+from rummykit.bots.levels import LEVELS, Level
 
 __all__ = ["LEVELS", "LEVEL_PARAMS", "Level", "LevelParams"]
-
-Level = Literal["easy", "medium", "hard", "expert"]
-LEVELS: Final[tuple[Level, ...]] = ("easy", "medium", "hard", "expert")
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from rummykit.games.rami.observation import RamiObservation
 from rummykit.games.rami.round import RamiRound, new_round
 from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.tokens import parse_card_token
-from rummykit.match import Match
+from rummykit.match import Match, SheetRow
 
 __all__ = ["RamiGame", "RamiGameResult", "game_winners"]
 
@@ -225,27 +225,26 @@ class RamiGame(Match[RamiRound, RamiGameResult]):
 
     # -- score sheet and records -----------------------------------------------------
 
-    def score_sheet(self) -> str:
-        """One line per round (penalties and running totals), then the winner(s)."""
-        seats = range(self.players)
-        lines = ["round  " + " ".join(f"{'seat ' + str(s):>9}" for s in seats)]
+    _hand_label = "round"
+
+    def _hand_rows(self) -> list[SheetRow]:
+        rows = []
         running = [0] * self.players
         for number, result in enumerate(self.results, start=1):
             cells = []
-            for seat in seats:
+            for seat in range(self.players):
                 running[seat] += result.penalties[seat]
                 mark = "*" if seat in result.winners else " "
-                cells.append(f"{result.penalties[seat]:>+5}{mark}{running[seat]:>3}")
-            note = "" if result.outcome == "out" else f"  blocked ({result.blocked_reason})"
+                cells.append(f"{result.penalties[seat]:+d}{mark}{running[seat]:>3}")
+            note = "" if result.outcome == "out" else f"blocked ({result.blocked_reason})"
             if result.rami_sec:
-                note = "  rami sec"
-            lines.append(f"{number:>5}  " + " ".join(f"{c:>9}" for c in cells) + note)
+                note = "rami sec"
+            rows.append(SheetRow(str(number), cells, note))
+        return rows
+
+    def _closing_rows(self) -> list[SheetRow]:
         final = self.result
-        if final is not None:
-            lines.append("total  " + " ".join(f"{t:>9}" for t in final.totals))
-            names = ", ".join(f"seat {s}" for s in final.winners)
-            lines.append(f"winner: {names}" if len(final.winners) == 1 else f"winners: {names}")
-        return "\n".join(lines)
+        return [] if final is None else [SheetRow("total", [str(t) for t in final.totals])]
 
     def _store_hands(self, hands: Sequence[RamiRound], record: dict[str, Any]) -> None:
         record["decks"] = [rnd.to_record()["deck"] for rnd in hands]
@@ -259,21 +258,6 @@ class RamiGame(Match[RamiRound, RamiGameResult]):
             (deck, refill_seeds[index] if index < len(refill_seeds) else None)
             for index, deck in enumerate(decks)
         ]
-
-    @classmethod
-    def _from_record_start(
-        cls, record: Mapping[str, Any], seed: int | None, stored: Sequence[Any]
-    ) -> RamiGame:
-        game = cls.__new__(cls)
-        Match.__init__(
-            game,
-            RamiRules.from_dict(record.get("rules", {})),
-            players=int(record["players"]),
-            seed=seed,
-            first_dealer=int(record.get("first_dealer", 0)),
-            stored=stored,
-        )
-        return game
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> RamiGame:

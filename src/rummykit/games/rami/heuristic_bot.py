@@ -19,6 +19,7 @@ legal list, and every move they make is one the engine accepts.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from rummykit.cards import FACES, JOKER_FACE, make_rng
@@ -142,13 +143,9 @@ class RamiRandomBot:
         return self.rng.choice(options)
 
 
-class RamiHeuristicBot:
-    """Opens early, lays everything it can, keeps jokers, avoids feeding the next player."""
-
-    name = "heuristic"
-
-    def __init__(self, rules: RamiRules | None = None) -> None:
-        self.rules = rules
+class PhaseBot(ABC):
+    """A Rami bot that answers each phase of a turn (draw, play, discard) with its own
+    method."""
 
     def act(self, observation: RamiObservation, legal_actions: Sequence[RamiAction]) -> RamiAction:
         """Choose an action from the seat's observation."""
@@ -160,6 +157,24 @@ class RamiHeuristicBot:
         if phase == "discard":
             return self._discard(observation, legal_actions)
         return legal_actions[0]
+
+    @abstractmethod
+    def _draw(self, obs: RamiObservation, legal: Sequence[RamiAction]) -> RamiAction: ...
+
+    @abstractmethod
+    def _play(self, obs: RamiObservation, legal: Sequence[RamiAction]) -> RamiAction: ...
+
+    @abstractmethod
+    def _discard(self, obs: RamiObservation, legal: Sequence[RamiAction]) -> RamiAction: ...
+
+
+class RamiHeuristicBot(PhaseBot):
+    """Opens early, lays everything it can, keeps jokers, avoids feeding the next player."""
+
+    name = "heuristic"
+
+    def __init__(self, rules: RamiRules | None = None) -> None:
+        self.rules = rules
 
     # -- draw ---------------------------------------------------------------------------
 
@@ -249,18 +264,8 @@ class RamiHeuristicBot:
         # Cards in some combination of the hand are kept (an unopened hand saves them for
         # its opening; an opened hand lays them next turn).
         keep = combination_faces(hand, rules) if not opened else 0
-        following = obs.active[(obs.active.index(obs.seat) + 1) % len(obs.active)]
-        next_opened = obs.opened[following]
-        next_known = obs.known_cards[following]
+        feeds, wanted = next_player_wants(obs)
         faces = [FACES[c] for c in hand]
-        # What the next player could lay off, if opened: every free end and missing suit.
-        feeds = 0
-        if next_opened:
-            for combo in obs.table:
-                feeds |= combo.accepts
-                if combo.shift_face >= 0:
-                    feeds |= 1 << combo.shift_face
-        wanted = [FACES[k] for k in next_known]
         best: RamiAction | None = None
         best_cost = (0, 0)
         for action in legal:
@@ -282,6 +287,20 @@ class RamiHeuristicBot:
                 best, best_cost = action, cost
         assert best is not None
         return best
+
+
+def next_player_wants(obs: RamiObservation) -> tuple[int, list[int]]:
+    """What a discard would give the next player: the faces the table's combinations
+    accept when that player has opened (a bit mask: every free end and missing suit),
+    and the faces of the cards that player took from the pile and still holds."""
+    following = obs.active[(obs.active.index(obs.seat) + 1) % len(obs.active)]
+    feeds = 0
+    if obs.opened[following]:
+        for combo in obs.table:
+            feeds |= combo.accepts
+            if combo.shift_face >= 0:
+                feeds |= 1 << combo.shift_face
+    return feeds, [FACES[k] for k in obs.known_cards[following]]
 
 
 def _completes(face: int, hand: Sequence[int]) -> bool:

@@ -268,18 +268,25 @@ def _solve(
     hand: Sequence[int],
     rules: RamiRules,
     *,
-    threshold: int,
-    exempt_ok: bool,
-    taken: int | None,
-    must_lay: int | None,
-    use_jokers: bool,
-    first_only: bool,
-    pure_run: bool,
+    threshold: int | None = None,
+    exempt_ok: bool | None = None,
+    taken: int | None = None,
+    must_lay: int | None = None,
+    use_jokers: bool = True,
+    first_only: bool = False,
+    pure_run: bool | None = None,
     cuts: bool = True,
 ) -> Opening | None:
-    """The search behind every entry point. ``cuts=False`` replaces the quick
-    :func:`below_threshold` test by the plain one, so that tests can check that the
-    quick test never rejects a hand the search would open."""
+    """The search behind every entry point: an opening as ``rules`` ask for it, unless
+    ``threshold``, ``exempt_ok`` or ``pure_run`` say otherwise. ``cuts=False`` replaces
+    the quick :func:`below_threshold` test by the plain one, so that tests can check
+    that the quick test never rejects a hand the search would open."""
+    if threshold is None:
+        threshold = rules.opening_threshold
+    if exempt_ok is None:
+        exempt_ok = rules.rami_sec_exempt_opening
+    if pure_run is None:
+        pure_run = rules.opening_requires_pure_run
     lanes = second = third = 0  # natural cards held once, twice, three times
     crowded = False
     packed = 0
@@ -420,18 +427,13 @@ def best_opening(
         must_lay: a card the opening must include (``discard_must_be_melded``).
         use_jokers: False keeps the jokers in hand.
     """
-    rules = rules or _DEFAULT_RULES
-    cards = list(hand)
     return _solve(
-        cards,
-        rules,
-        threshold=rules.opening_threshold if threshold is None else threshold,
-        exempt_ok=rules.rami_sec_exempt_opening,
+        list(hand),
+        rules or _DEFAULT_RULES,
+        threshold=threshold,
         taken=taken,
         must_lay=must_lay,
         use_jokers=use_jokers,
-        first_only=False,
-        pure_run=rules.opening_requires_pure_run,
     )
 
 
@@ -443,21 +445,10 @@ def can_open(
     must_lay: int | None = None,
 ) -> bool:
     """True when some legal opening exists (stops at the first one found)."""
-    rules = rules or _DEFAULT_RULES
-    return (
-        _solve(
-            list(hand),
-            rules,
-            threshold=rules.opening_threshold,
-            exempt_ok=rules.rami_sec_exempt_opening,
-            taken=taken,
-            must_lay=must_lay,
-            use_jokers=True,
-            first_only=True,
-            pure_run=rules.opening_requires_pure_run,
-        )
-        is not None
+    found = _solve(
+        list(hand), rules or _DEFAULT_RULES, taken=taken, must_lay=must_lay, first_only=True
     )
+    return found is not None
 
 
 def best_melds(
@@ -485,6 +476,7 @@ def best_melds(
             lanes |= lane[face]
     if not has_combination(lanes, jokers if use_jokers else 0):
         return None
+    # New combinations count no threshold and need no pure run.
     return _solve(
         cards,
         rules,
@@ -493,6 +485,5 @@ def best_melds(
         taken=taken,
         must_lay=must_lay,
         use_jokers=use_jokers,
-        first_only=False,
         pure_run=False,
     )

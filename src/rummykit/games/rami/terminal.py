@@ -49,6 +49,8 @@ Commands (cards are written like 7H, TD or 10D, QS, AC; a joker is JK):
   hint                      the best opening, or the combinations and lay-offs you have"""
 
 _SWAP_USAGE = "write 'swap 8S from 2 to 4', 'swap 8S from 2 with 4D 5D' or 'swap 8S from 2'"
+
+
 def _number(token: str) -> int:
     """A combination number as typed (from 1) as the engine's index (from 0)."""
     if not token.isdigit() or int(token) < 1:

@@ -13,7 +13,8 @@ from typing import Any
 from rummykit.bots.base import Bot
 from rummykit.catalog import Variant, register_bot, register_variant
 from rummykit.games.rami import PRESETS, RamiAction, RamiGame, RamiRules
-from rummykit.table_game import TableGame
+from rummykit.games.rami.terminal import RamiScreen
+from rummykit.games.rami.views import RamiTableGame
 
 __all__ = ["RAMI", "RamiVariant"]
 
@@ -35,37 +36,19 @@ class RamiVariant(Variant):
     open_action_kinds = frozenset({"open", "meld", "layoff", "swap_joker", "take_discard"})
     modules = ("rummykit.games.rami.game", "rummykit.games.rami.heuristic_bot")
 
-    @property
-    def rules_type(self) -> type[Any]:
-        """:class:`~rummykit.games.rami.RamiRules`."""
-        return RamiRules
-
-    @property
-    def action_type(self) -> type[Any]:
-        """:class:`~rummykit.games.rami.RamiAction`."""
-        return RamiAction
+    rules_type = RamiRules
+    action_type = RamiAction
+    game_type = RamiGame
+    table_game_type = RamiTableGame
+    screen_type = RamiScreen
 
     def presets(self) -> Mapping[str, Any]:
         """:data:`~rummykit.games.rami.PRESETS` (Rami 51's reference rules first)."""
         return PRESETS
 
-    def new_game(
-        self, rules: Any, *, players: int, seed: int | None, first_dealer: int | None = None
-    ) -> RamiGame:
-        """A :class:`~rummykit.games.rami.RamiGame`."""
-        self.check_players(players)
-        return RamiGame(rules, players=players, seed=seed, first_dealer=first_dealer)
-
-    def game_from_record(self, record: Mapping[str, Any]) -> RamiGame:
-        """:meth:`RamiGame.from_record <rummykit.games.rami.RamiGame.from_record>`."""
-        game: RamiGame = RamiGame.from_record(record)
-        return game
-
-    def table_game(self, game: Any) -> TableGame:
-        """:class:`~rummykit.games.rami.views.RamiTableGame`."""
-        from rummykit.games.rami.views import RamiTableGame
-
-        return RamiTableGame(game)
+    def screen_options(self, name: str) -> dict[str, Any]:
+        """The Rami screen names the preset played (``rami40``)."""
+        return {"variant": name}
 
 
 RAMI = register_variant(RamiVariant())

@@ -237,20 +237,12 @@ class RamiTableGame(TurnBasedTableGame):
         data.update(seat=None, legal_actions=[], moves=[])
         return data
 
-    def reveal(self) -> JSON:
-        game = self.game
-        rnd = game.round
-        return {
-            "phase": rnd.phase,
-            "current_player": None if game.is_over else rnd.current_player,
-            "dealer": rnd.dealer,
-            "hand_number": game.round_number,
-            "hands": [_tokens(rnd.hand_cards(seat)) for seat in range(game.players)],
-            "table": [_combination_json(i, combo) for i, combo in enumerate(rnd.table)],
-            "discard_pile": _tokens(rnd.discard_pile),
-            "stock_size": len(rnd.stock),
-            "scores": list(game.totals),
-        }
+    def card_name(self, card: int) -> str:
+        return card_token(card)
+
+    def revealed_table(self) -> JSON:
+        table = self.game.hand.table
+        return {"table": [_combination_json(i, combo) for i, combo in enumerate(table)]}
 
 
 def _advice(observation: RamiObservation, legal: Sequence[RamiAction], mine: bool) -> JSON:

@@ -1,7 +1,8 @@
-"""A PettingZoo AEC environment over any :class:`~rummykit.rl.table.Table`.
+"""A PettingZoo AEC environment for any game with a registered encoding.
 
-Each variant's environment (``gin_v0``, ``rami_v0``) is this class with the variant's
-table and observation encoder. Observations are dicts
+Each game's environment (``gin_v0``, ``rami_v0``) is this class with the game's
+:class:`~rummykit.rl.encoding.GameEncoding`: its table and observation encoder.
+Observations are dicts
 ``{"observation": float32 array, "action_mask": int8 array}``; the mask of a seat that
 is not to act (or of a finished episode) is all zeros.
 
@@ -25,22 +26,26 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from rummykit.rl.table import Table
+from rummykit.rl.encoding import GameEncoding, get_encoding, new_table
 
-__all__ = ["IllegalActionMode", "RummyAECEnv", "wrap"]
+__all__ = ["IllegalActionMode", "RummyAECEnv", "env_factory", "wrap"]
 
 Observation = dict[str, npt.NDArray[Any]]
-Encoder = Callable[[Any, int], npt.NDArray[np.float32]]
 IllegalActionMode = Literal["raise", "terminate"]
 
 
 class RummyAECEnv(AECEnv[str, Observation, int]):
     """Two or more seats taking turns at a rummy table, as ``player_0``, ``player_1``...
 
-    Subclasses pass the table, the encoder and the observation bounds (``low``
-    defaults to zeros). The
-    configuration lives in the table and survives every ``reset(seed=...)``; a seed
-    reseeds the deal generator, and later unseeded resets continue from it.
+    Args:
+        game: the catalog name of the game, or of a preset (its rules); a subclass
+            sets :attr:`game` instead.
+        render_mode: ``None``, ``human`` or ``ansi``.
+        options: the options of the game's table (``rules``, ``players``, ``episode``,
+            ``reward``, ``dealer`` and the game's own).
+
+    The configuration lives in the table and survives every ``reset(seed=...)``; a
+    seed reseeds the deal generator, and later unseeded resets continue from it.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -48,36 +53,37 @@ class RummyAECEnv(AECEnv[str, Observation, int]):
         "name": "rummy_v0",
         "is_parallelizable": False,
     }
+    game: ClassVar[str | None] = None
+    """The catalog name of the game a subclass serves."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.game is not None:
+            cls.metadata = {**RummyAECEnv.metadata, "name": f"{cls.game}_v0"}
 
     def __init__(
-        self,
-        table: Table,
-        encoder: Encoder,
-        observation_high: npt.NDArray[np.float32],
-        *,
-        observation_low: npt.NDArray[np.float32] | None = None,
-        render_mode: str | None = None,
-        describe: Callable[[Any, int], str] | None = None,
+        self, game: str | None = None, *, render_mode: str | None = None, **options: Any
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
             )
+        name = game or self.game
+        if name is None:
+            raise ValueError("name the game: RummyAECEnv(game=...)")
+        encoding: GameEncoding = get_encoding(name)
+        table = new_table(name, **options)
         self.table = table
         self.render_mode = render_mode
-        self._encode = encoder
-        self._describe = describe
+        self._encode = encoding.encode
+        self._describe: Callable[[Any, int], str] = encoding.describe
         self.possible_agents = [f"player_{seat}" for seat in range(table.num_seats)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(
-                    low=np.zeros_like(observation_high)
-                    if observation_low is None
-                    else observation_low,
-                    high=observation_high,
-                    dtype=np.float32,
+                    low=encoding.observation_low(), high=encoding.high(), dtype=np.float32
                 ),
                 "action_mask": spaces.Box(0, 1, shape=(table.num_actions,), dtype=np.int8),
             }
@@ -199,11 +205,7 @@ class RummyAECEnv(AECEnv[str, Observation, int]):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        seat = self._seat.get(self.agent_selection, 0)
-        if self._describe is not None:
-            text = self._describe(self.table, seat)
-        else:
-            text = f"{self.agent_selection} to act"
+        text = self._describe(self.table, self._seat.get(self.agent_selection, 0))
         if self.render_mode == "human":
             print(text)
             return None
@@ -231,3 +233,18 @@ def wrap(
         return raw
     wrapped = wrappers.TerminateIllegalWrapper(raw, illegal_reward=illegal_reward)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def env_factory(
+    raw_env: Callable[..., RummyAECEnv],
+) -> Callable[..., AECEnv[str, Observation, int]]:
+    """A game module's ``env()``: its ``raw_env`` with PettingZoo's usual wrappers."""
+
+    def env(
+        *, illegal_action: IllegalActionMode = "raise", illegal_reward: float = -1.0, **options: Any
+    ) -> AECEnv[str, Observation, int]:
+        """The wrapped environment; ``options`` are those of ``raw_env`` (see :func:`wrap`
+        for ``illegal_action`` and ``illegal_reward``)."""
+        return wrap(raw_env(**options), illegal_action, illegal_reward)
+
+    return env

@@ -62,6 +62,7 @@ function renderForm(container, variants) {
   const variantSelect = h("select", { name: "variant", "data-testid": "variant" },
     variants.map((v) => h("option", { value: v.name }, v.title)));
   const presetSelect = h("select", { name: "preset", "data-testid": "preset" });
+  const rulesLink = h("a", { target: "_blank", rel: "noopener", class: "rules-link", "data-testid": "rules-link" });
   const seatCount = h("select", { name: "seats" });
   const seatsBox = h("div", { class: "seats-box" });
   const optionsBox = h("div", { class: "options-grid" });
@@ -69,6 +70,8 @@ function renderForm(container, variants) {
   const current = () => variants.find((v) => v.name === variantSelect.value);
   const showVariant = () => {
     const variant = current();
+    rulesLink.hidden = !variant.rules_url;
+    if (variant.rules_url) { rulesLink.href = variant.rules_url; rulesLink.textContent = `Rules of ${variant.title}`; }
     fill(presetSelect, ...Object.keys(variant.presets).map((p) => h("option", { value: p }, p)));
     presetSelect.hidden = Object.keys(variant.presets).length < 2;
     clear(seatCount);
@@ -94,7 +97,7 @@ function renderForm(container, variants) {
   const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-table" }, "Create table");
   form.append(
     h("h2", {}, "New table"),
-    h("div", { class: "form-row" }, h("label", {}, "Game ", variantSelect), h("label", {}, "Rules ", presetSelect), seatCount),
+    h("div", { class: "form-row" }, h("label", {}, "Game ", variantSelect), h("label", {}, "Rules ", presetSelect), seatCount, rulesLink),
     h("div", { class: "form-row" }, h("label", {}, "Your name ", nameInput)),
     seatsBox,
     h("details", { class: "rule-options" }, h("summary", {}, "Rule options"), optionsBox),

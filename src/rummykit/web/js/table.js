@@ -21,6 +21,20 @@ const ERROR_WORDS = {
   not_found: "There is no such table.",
 };
 
+const RULE_ID = /^[a-z]+-\d+(\.\d+)?$/;
+
+// A refusal's text with the rule it cites linked to its rules page (a new tab): the
+// "§gin-3.5" the text names becomes the link, or "see §gin-3.5" is added.
+function citingRule(text, ruleId) {
+  if (!RULE_ID.test(ruleId)) return text;
+  const game = ruleId.split("-")[0];
+  const link = h("a", { href: `/rules/${game}#${ruleId}`, target: "_blank", rel: "noopener", class: "rule-link", "data-testid": "rule-link" }, `§${ruleId}`);
+  const cited = `§${ruleId}`;
+  const at = text.indexOf(cited);
+  if (at >= 0) return [text.slice(0, at), link, text.slice(at + cited.length)];
+  return [text, " (see ", link, ")"];
+}
+
 class Connection {
   constructor(tableId, token, handlers) {
     this.tableId = tableId;
@@ -139,7 +153,7 @@ export function showTable(root, tableId) {
 
   function showError(error) {
     const text = (error && (ERROR_WORDS[error.code] && error.code !== "illegal_action" ? ERROR_WORDS[error.code] : error.message)) || "Something went wrong.";
-    toast(text);
+    toast(error && error.rule_id ? citingRule(text, error.rule_id) : text);
   }
 
   function goToRematch(newId) {
@@ -159,7 +173,7 @@ export function showTable(root, tableId) {
     const missing = info.seats.filter((s) => s.kind === "human" && !s.joined);
     const box = h("div", { class: "card-panel waiting", "data-testid": "waiting" },
       h("h2", {}, `${info.title}: waiting to start`),
-      h("p", {}, `Rules: ${info.preset}`),
+      h("p", {}, `Rules: ${info.preset} `, h("a", { href: `/rules/${info.variant}`, target: "_blank", rel: "noopener" }, "(read them)")),
       invites.filter((i) => i.seat !== state.seat).length
         ? h("div", {}, h("p", {}, "Send each player their own invite link:"),
           invites.filter((i) => i.seat !== state.seat).map((i) => h("p", { class: "invite" },

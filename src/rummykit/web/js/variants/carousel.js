@@ -6,7 +6,7 @@
 // end the turn; the score sheet and the end-of-hand reveal. Every rule is the server's.
 import { RANK_NAMES, SUIT_NAMES, cardElement, declaredOf, faceOf, isJoker, rankIndex, sortCards, suitIndex } from "../cards.js";
 import { clear, fill, h } from "../api.js";
-import { HandOrder, bubble, busyWhile, dragCard, fly, opponentsRow, markDropSlot, reorderedByDrop } from "./common.js";
+import { VariantPanel, bubble, busyWhile, dragCard, fly, opponentsRow, markDropSlot, reorderedByDrop } from "./common.js";
 
 const REASON_WORDS = { knock: "knocks", went_out: "goes out", stock_exhausted: "the stock ran out" };
 const RANKS = "A23456789TJQK";
@@ -37,24 +37,14 @@ function meldOrder(cards) {
 /** A meld's cards as one string in display order (to compare layouts). */
 function meldText(cards) { return meldOrder(cards.map((card) => ({ card }))).map((i) => i.card).join(" "); }
 
-class CarouselPanel {
+class CarouselPanel extends VariantPanel {
   constructor(root, ctx) {
-    this.ctx = ctx;
-    this.view = null;
-    this.info = null;
+    super(ctx, "carousel", { sorts: SORTS, fallback: "suit" });
     this.work = { melds: [], hand: [] };
     this.picked = new Set();
     this.nextKey = 1;
     this.check = null;
     this.checkNumber = 0;
-    this.busy = false;
-    this.seenKey = `rummykit:carousel:seen:${ctx.tableId}`;
-    this.order = new HandOrder({
-      sortKey: "rummykit:carousel:sort",
-      orderKey: ctx.seat == null ? null : `rummykit:carousel:order:${ctx.tableId}:${ctx.seat}`,
-      modes: SORTS.map(([mode]) => mode),
-      fallback: "suit",
-    });
     this.opponentsEl = h("section", { class: "opponents", "data-testid": "opponents" });
     this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": "stock" });
     this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
@@ -76,17 +66,13 @@ class CarouselPanel {
         this.statusEl,
         h("section", { class: "player-box me" }, this.toolbarEl, this.handEl, this.actionsEl)),
       this.sheetEl);
-    root.appendChild(this.el);
-    this.stockEl.addEventListener("click", () => this.onStock());
-    this.el.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+    this.mount(root, this.el);
   }
 
   // -- entry points from the table shell ------------------------------------------------
 
   snapshot(view, info) {
-    this.view = view;
-    this.info = info;
-    this.order.follow(view.hand || []);
+    this.setView(view, info);
     this.resetWork();
     this.render();
     this.maybeReveal();
@@ -94,9 +80,7 @@ class CarouselPanel {
 
   async update(message, info) {
     const before = this.view;
-    this.view = message.view;
-    this.info = info;
-    this.order.follow(this.view.hand || []);
+    this.setView(message.view, info);
     // A draw only adds to the hand: keep the edits in progress. Anything else resets.
     const sameTable = before && JSON.stringify(before.table) === JSON.stringify(this.view.table)
       && before.hand_number === this.view.hand_number && this.myTurn;
@@ -109,12 +93,6 @@ class CarouselPanel {
 
   // -- helpers ----------------------------------------------------------------------------
 
-  get mySeat() { return this.ctx.seat; }
-  get myTurn() { const v = this.view; return v && !v.is_over && this.mySeat != null && v.current_player === this.mySeat; }
-  legal(kind) { return (this.view.legal_actions || []).find((a) => a.kind === kind); }
-  name(seat) { return this.ctx.seatName(seat); }
-  isBot(seat) { return this.info && this.info.seats[seat] && this.info.seats[seat].kind === "bot"; }
-  send(action) { return busyWhile(this, () => this.ctx.act(action)); }
   item(card, origin) { const key = `k${this.nextKey++}`; return { key, card, origin }; }
 
   resetWork() {
@@ -165,10 +143,9 @@ class CarouselPanel {
     this.renderPrompt();
     this.renderEditor();
     this.renderSheet();
-    this.el.dataset.myTurn = String(this.myTurn);
-    this.el.dataset.hand = String(v.hand_number);
-    this.el.dataset.draws = String(v.draws);
-    this.el.dataset.melded = String(v.melded);
+    Object.assign(this.el.dataset, {
+      myTurn: String(this.myTurn), hand: String(v.hand_number), draws: String(v.draws), melded: String(v.melded),
+    });
   }
 
   renderPrompt() {
@@ -490,25 +467,14 @@ class CarouselPanel {
 
   // -- end of a hand ------------------------------------------------------------------------
 
-  maybeReveal() {
-    const v = this.view;
-    const seen = Number(localStorage.getItem(this.seenKey) || 0);
-    if (!v.last_result || v.last_result_hand <= seen) return;
-    this.showReveal(v.last_result);
-  }
-
   showReveal(result) {
-    document.querySelectorAll(".overlay.reveal").forEach((el) => el.remove());
     const v = this.view;
     const name = (s) => this.name(s);
     const who = result.knocker == null ? "No knock: the stock ran out." : `${name(result.knocker)} ${REASON_WORDS[result.reason]}.`;
     const title = `${who} ${result.winners.map(name).join(" and ")} win${result.winners.length === 1 ? "s" : ""} the hand.`;
-    const final = v.is_over ? v.score_sheet.final : null;
-    const close = () => { localStorage.setItem(this.seenKey, String(result.hand)); overlay.remove(); };
-    const overlay = h("div", { class: "overlay reveal", "data-testid": "reveal", "data-outcome": result.reason },
-      h("div", { class: "dialog wide" },
-        h("p", { class: "muted" }, `Hand ${result.hand}`),
-        h("h2", { "data-testid": "reveal-title" }, title),
+    this.openReveal({
+      label: "Hand", number: result.hand, outcome: result.reason, title,
+      body: [
         h("table", { class: "reveal-table" },
           h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards left"), h("th", { class: "num" }, "Value"), h("th", { class: "num" }, "Points"))),
           h("tbody", {}, result.hands.map((cards, seat) => h("tr", { class: result.winners.includes(seat) ? "winner" : "" },
@@ -517,12 +483,12 @@ class CarouselPanel {
             h("td", { class: "num" }, `${result.values[seat]}`),
             h("td", { class: "num" }, result.points[seat] ? `+${result.points[seat]}` : "0"))))),
         h("p", { class: "scores" }, `Scores: ${v.scores.map((s, i) => `${name(i)} ${s}`).join(" · ")}`),
-        final ? h("div", { class: "final", "data-testid": "final" },
-          h("h3", {}, `${final.winners.map(name).join(" and ")} win${final.winners.length === 1 ? "s" : ""} the game!`),
-          h("p", {}, `Totals with bonuses: ${final.totals.map((t, s) => `${name(s)} ${t}`).join(" · ")}`)) : null,
-        h("div", { class: "dialog-buttons" },
-          final && this.mySeat != null ? h("button", { class: "secondary", "data-testid": "reveal-rematch", onclick: () => { close(); this.ctx.rematch(); } }, "Rematch") : null,
-          h("button", { class: "primary", "data-testid": "reveal-close", onclick: close }, final ? "Close" : "Next hand"))));
-    document.body.appendChild(overlay);
+      ],
+      finalResult: (final) => [
+        h("h3", {}, `${final.winners.map(name).join(" and ")} win${final.winners.length === 1 ? "s" : ""} the game!`),
+        h("p", {}, `Totals with bonuses: ${final.totals.map((t, s) => `${name(s)} ${t}`).join(" · ")}`),
+      ],
+      next: "Next hand",
+    });
   }
 }

@@ -1,8 +1,9 @@
-// Pieces shared by the variant panels: the other players' row, flying cards, speech
-// bubbles, a choice dialog, the card-drag helper and the player's own order of their hand
-// (auto-sort or drag to reorder). No rule lives here.
+// Pieces shared by the variant panels: the panel base (`VariantPanel`: whose turn, legal
+// actions, sends, drags from the hand, the end-of-hand reveal), the other players' row, the
+// piles, flying cards, speech bubbles, a choice dialog, the card-drag helper and the
+// player's own order of their hand (auto-sort or drag to reorder). No rule lives here.
 import { cardElement, sortCards } from "../cards.js";
-import { h } from "../api.js";
+import { fill, h } from "../api.js";
 
 export const REDUCED_MOTION = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -34,21 +35,22 @@ export function opponentsRow(view, ctx, { bottom, isBot, extra = () => null }) {
   });
 }
 
-/** Animate a card (or a back when `card` is null) from one element to another. */
-export async function fly(fromEl, toEl, card) {
+/** Animate a card (or a back when `card` is null) from one element to another; the card
+ * is at most `maxWidth` pixels wide (Gin's two-seat table shows larger cards). */
+export async function fly(fromEl, toEl, card, { maxWidth = 70, fallbackWidth = 50, duration = 300 } = {}) {
   if (REDUCED_MOTION || !fromEl || !toEl) return;
   const from = fromEl.getBoundingClientRect();
   const to = toEl.getBoundingClientRect();
   if (!from.width || !to.width) return;
   const ghost = cardElement(card, { extraClass: "flying" });
-  const width = Math.min(from.width, to.width, 70) || 50;
+  const width = Math.min(from.width, to.width, maxWidth) || fallbackWidth;
   Object.assign(ghost.style, { left: `${from.left + from.width / 2 - width / 2}px`, top: `${from.top}px`, width: `${width}px` });
   document.body.appendChild(ghost);
   const dx = to.left + to.width / 2 - (from.left + from.width / 2);
   const dy = to.top - from.top;
   try {
     await ghost.animate([{ transform: "translate(0, 0)" }, { transform: `translate(${dx}px, ${dy}px)` }],
-      { duration: 300, easing: "ease-in-out" }).finished;
+      { duration, easing: "ease-in-out" }).finished;
   } catch (error) { /* animation cancelled */ }
   ghost.remove();
 }
@@ -124,6 +126,22 @@ export function dragCard(event, cardEl, { onClick, onDrop, highlight, onMove }) 
   window.addEventListener("pointercancel", up);
 }
 
+/** The stock (a back and how many cards are left) and the discard pile (its top card over
+ * the one under it, and its size) of `view`; returns the top card, or null. */
+export function fillPiles(view, stockEl, discardEl) {
+  fill(stockEl,
+    view.stock_size > 0 ? cardElement(null) : h("div", { class: "card empty" }),
+    h("span", { class: "pile-count", "data-testid": "stock-count" }, `${view.stock_size}`));
+  const pile = view.discard_pile;
+  const top = pile.length ? pile[pile.length - 1] : null;
+  const under = pile.length > 1 ? pile[pile.length - 2] : null;
+  fill(discardEl,
+    under ? cardElement(under, { extraClass: "under" }) : null,
+    top ? cardElement(top) : h("div", { class: "card empty" }, h("span", {}, "discard")),
+    h("span", { class: "pile-count" }, pile.length ? `${pile.length}` : ""));
+  return top;
+}
+
 /** Busy wrapper: run `work` once at a time, marking `el` busy meanwhile. */
 export async function busyWhile(panel, work) {
   if (panel.busy) return undefined;
@@ -136,6 +154,109 @@ export async function busyWhile(panel, work) {
   } finally {
     panel.busy = false;
     panel.el.classList.remove("busy");
+  }
+}
+
+// -- what every panel shares ----------------------------------------------------------------
+
+/**
+ * The part every variant panel shares: the table shell's context and the latest view,
+ * whose turn it is, the legal actions, sends that wait for the server one at a time, the
+ * player's order of their hand (see `HandOrder`) and the end-of-hand reveal, shown once
+ * per hand. Each panel draws its own table and hand and makes its own moves.
+ */
+export class VariantPanel {
+  constructor(ctx, variant, { sorts, fallback }) {
+    this.ctx = ctx;
+    this.view = null;
+    this.info = null;
+    this.busy = false;
+    this.seenKey = `rummykit:${variant}:seen:${ctx.tableId}`;
+    this.order = new HandOrder({
+      sortKey: `rummykit:${variant}:sort`,
+      orderKey: ctx.seat == null ? null : `rummykit:${variant}:order:${ctx.tableId}:${ctx.seat}`,
+      modes: sorts.map(([mode]) => mode),
+      fallback,
+    });
+  }
+
+  /** Take a view from the table shell; the player's own order of the hand follows it. */
+  setView(view, info) {
+    this.view = view;
+    this.info = info;
+    this.order.follow(view.hand || []);
+  }
+
+  get mySeat() { return this.ctx.seat; }
+  get myTurn() { const v = this.view; return v && !v.is_over && this.mySeat != null && v.current_player === this.mySeat; }
+  /** The view's legal action of `kind` (and of `card`, when given), if any. */
+  legal(kind, card) { return (this.view.legal_actions || []).find((a) => a.kind === kind && (card === undefined || a.card === card)); }
+  name(seat) { return this.ctx.seatName(seat); }
+  isBot(seat) { return this.info && this.info.seats[seat] && this.info.seats[seat].kind === "bot"; }
+
+  /** Send `action` (none: a button whose move has gone); resolves the server's answer. */
+  async send(action) {
+    if (!action) return undefined;
+    return busyWhile(this, () => this.ctx.act(action));
+  }
+
+  /** Put the panel in `root`; clicks on the piles and card drags from `dragArea` go to
+   * the panel's `onStock`, `onDiscardPile` (when it has a discard pile) and `onPointerDown`. */
+  mount(root, dragArea) {
+    root.appendChild(this.el);
+    this.stockEl.addEventListener("click", () => this.onStock());
+    if (this.discardEl) this.discardEl.addEventListener("click", () => this.onDiscardPile());
+    dragArea.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+  }
+
+  /**
+   * A press on a card of the hand: a click goes to `onCardClick(card)`; a drop that
+   * `dropOn(card, target)` plays returns true; any other drop within the hand moves the card
+   * there (the player's own order). `highlight(card, target)` marks where it would be played.
+   */
+  dragFromHand(event, { highlight, dropOn }) {
+    const cardEl = event.target.closest(".card[data-card]");
+    if (!cardEl || this.mySeat == null || event.button > 0) return;
+    const card = cardEl.dataset.card;
+    dragCard(event, cardEl, {
+      onClick: () => this.onCardClick(card),
+      onMove: (x, y) => markDropSlot(this.handEl, cardEl, x, y),
+      highlight: (target) => highlight(card, target),
+      onDrop: (target, x, y) => {
+        if (dropOn(card, target)) return;
+        const order = reorderedByDrop(this.handEl, cardEl, x, y);
+        if (order) { this.order.place(order); this.renderHand(); this.renderToolbar(); }
+      },
+    });
+  }
+
+  /** Show the last hand's result unless this browser has shown it already. */
+  maybeReveal() {
+    const v = this.view;
+    const seen = Number(localStorage.getItem(this.seenKey) || 0);
+    if (!v.last_result || v.last_result_hand <= seen) return;
+    this.showReveal(v.last_result, v.last_result_hand);
+  }
+
+  /**
+   * The end-of-hand dialog: `title`, the panel's `body`, and the game's final result
+   * (`finalResult(final)`) once it is over. Closing it remembers hand `number` as seen;
+   * `label` names a hand ("Hand", "Round") and `next` the close button while play goes on.
+   */
+  openReveal({ label, number, outcome, title, body, finalResult, next }) {
+    document.querySelectorAll(".overlay.reveal").forEach((el) => el.remove());
+    const final = this.view.is_over ? this.view.score_sheet.final : null;
+    const close = () => { localStorage.setItem(this.seenKey, String(number)); overlay.remove(); };
+    const overlay = h("div", { class: "overlay reveal", "data-testid": "reveal", "data-outcome": outcome },
+      h("div", { class: "dialog wide" },
+        h("p", { class: "muted" }, `${label} ${number}`),
+        h("h2", { "data-testid": "reveal-title" }, title),
+        ...body,
+        final ? h("div", { class: "final", "data-testid": "final" }, ...finalResult(final)) : null,
+        h("div", { class: "dialog-buttons" },
+          final && this.mySeat != null ? h("button", { class: "secondary", "data-testid": "reveal-rematch", onclick: () => { close(); this.ctx.rematch(); } }, "Rematch") : null,
+          h("button", { class: "primary", "data-testid": "reveal-close", onclick: close }, final ? "Close" : next))));
+    document.body.appendChild(overlay);
   }
 }
 

@@ -4,11 +4,12 @@
 // one of the legal actions listed in it.
 import { cardElement, cardName, sortCards } from "../cards.js";
 import { clear, fill, h } from "../api.js";
-import { HandOrder, dragCard, markDropSlot, reorderedByDrop } from "./common.js";
+import { VariantPanel, bubble, fillPiles, fly } from "./common.js";
 
-const REDUCED_MOTION = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const SORTS = [["melds", "Melds"], ["suit", "Suit"], ["rank", "Rank"]];
 const OUTCOME_WORDS = { knock: "knock", undercut: "undercut", gin: "gin", big_gin: "big gin", draw: "drawn" };
+/** Gin's two-seat table shows larger cards, so they fly larger. */
+const LARGE_CARD = { maxWidth: 90, fallbackWidth: 60, duration: 320 };
 
 export function createPanel(root, ctx) {
   return new GinPanel(root, ctx);
@@ -16,22 +17,10 @@ export function createPanel(root, ctx) {
 
 function splitCards(text) { return text ? text.split(" ").filter(Boolean) : []; }
 
-function sameAction(a, kind, card) { return a.kind === kind && (card === undefined || a.card === card); }
-
-class GinPanel {
+class GinPanel extends VariantPanel {
   constructor(root, ctx) {
-    this.ctx = ctx;
-    this.view = null;
-    this.info = null;
-    this.order = new HandOrder({
-      sortKey: "rummykit:gin:sort",
-      orderKey: ctx.seat == null ? null : `rummykit:gin:order:${ctx.tableId}:${ctx.seat}`,
-      modes: SORTS.map(([mode]) => mode),
-      fallback: "melds",
-    });
+    super(ctx, "gin", { sorts: SORTS, fallback: "melds" });
     this.selected = null;
-    this.busy = false;
-    this.seenKey = `rummykit:gin:seen:${ctx.tableId}`;
     this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": "stock" });
     this.discardEl = h("button", { class: "pile discard", "data-testid": "discard-pile", type: "button", "aria-label": "discard pile" });
     this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
@@ -48,26 +37,19 @@ class GinPanel {
         h("section", { class: "center" }, h("div", { class: "piles" }, this.stockEl, this.discardEl), this.promptEl, this.centerActions),
         this.meEl),
       this.sheetEl);
-    root.appendChild(this.el);
-    this.stockEl.addEventListener("click", () => this.onStock());
-    this.discardEl.addEventListener("click", () => this.onDiscardPile());
-    this.handEl.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+    this.mount(root, this.handEl);
   }
 
   // -- entry points from the table shell --------------------------------------------------
 
   snapshot(view, info) {
-    this.view = view;
-    this.info = info;
-    this.order.follow(view.hand || []);
+    this.setView(view, info);
     this.render();
     this.maybeReveal();
   }
 
   async update(message, info) {
-    this.view = message.view;
-    this.info = info;
-    this.order.follow(this.view.hand || []);
+    this.setView(message.view, info);
     if (message.actor === this.ctx.seat) this.selected = null;
     if (this.selected && !this.view.hand.includes(this.selected)) this.selected = null;
     this.render();
@@ -77,26 +59,7 @@ class GinPanel {
 
   // -- helpers -------------------------------------------------------------------------------
 
-  get mySeat() { return this.ctx.seat; }
   get bottomSeat() { return this.mySeat == null ? 0 : this.mySeat; }
-  get myTurn() { const v = this.view; return v && !v.is_over && this.mySeat != null && v.current_player === this.mySeat; }
-  legal(kind, card) { return (this.view.legal_actions || []).find((a) => sameAction(a, kind, card)); }
-  name(seat) { return this.ctx.seatName(seat); }
-  isBot(seat) { return this.info && this.info.seats[seat] && this.info.seats[seat].kind === "bot"; }
-
-  async send(action) {
-    if (!action || this.busy) return;
-    this.busy = true;
-    this.el.classList.add("busy");
-    try {
-      await this.ctx.act(action);
-    } catch (error) {
-      // The shell has shown the server's message; the view is unchanged.
-    } finally {
-      this.busy = false;
-      this.el.classList.remove("busy");
-    }
-  }
 
   // -- rendering -----------------------------------------------------------------------------
 
@@ -110,9 +73,7 @@ class GinPanel {
     this.renderHand();
     this.renderActions();
     this.renderSheet();
-    this.el.dataset.phase = v.phase;
-    this.el.dataset.myTurn = String(this.myTurn);
-    this.el.dataset.hand = String(v.hand_number);
+    Object.assign(this.el.dataset, { phase: v.phase, myTurn: String(this.myTurn), hand: String(v.hand_number) });
   }
 
   renderOpponent() {
@@ -135,15 +96,7 @@ class GinPanel {
 
   renderPiles() {
     const v = this.view;
-    fill(this.stockEl,
-      v.stock_size > 0 ? cardElement(null) : h("div", { class: "card empty" }),
-      h("span", { class: "pile-count", "data-testid": "stock-count" }, `${v.stock_size}`));
-    const top = v.discard_pile.length ? v.discard_pile[v.discard_pile.length - 1] : null;
-    const under = v.discard_pile.length > 1 ? v.discard_pile[v.discard_pile.length - 2] : null;
-    fill(this.discardEl,
-      under ? cardElement(under, { extraClass: "under" }) : null,
-      top ? cardElement(top) : h("div", { class: "card empty" }, h("span", {}, "discard")),
-      h("span", { class: "pile-count" }, v.discard_pile.length ? `${v.discard_pile.length}` : ""));
+    const top = fillPiles(v, this.stockEl, this.discardEl);
     const canStock = this.myTurn && !!this.legal("draw_stock");
     const canPile = this.myTurn && (!!this.legal("take_upcard") || !!this.legal("draw_discard")
       || (this.selected && !!this.legal("discard", this.selected)));
@@ -342,22 +295,14 @@ class GinPanel {
   // -- drag to reorder or discard ----------------------------------------------------------
 
   onPointerDown(event) {
-    const cardEl = event.target.closest(".card[data-card]");
-    if (!cardEl || this.mySeat == null || event.button > 0) return;
-    const card = cardEl.dataset.card;
-    dragCard(event, cardEl, {
-      onClick: () => this.onCardClick(card),
-      onMove: (x, y) => markDropSlot(this.handEl, cardEl, x, y),
-      highlight: (target) => (target && this.discardEl.contains(target) && this.myTurn && this.legal("discard", card) ? this.discardEl : null),
-      onDrop: (target, x, y) => {
-        if (target && this.discardEl.contains(target)) {
-          const discard = this.myTurn && this.legal("discard", card);
-          if (discard) this.send(discard);
-          else if (this.myTurn && this.view.phase === "discard") this.ctx.toast(card === this.view.taken_card ? `You took ${card} from the pile this turn; it cannot be discarded now.` : `${card} cannot be discarded now.`);
-          return;
-        }
-        const order = reorderedByDrop(this.handEl, cardEl, x, y);
-        if (order) { this.order.place(order); this.renderHand(); this.renderToolbar(); }
+    this.dragFromHand(event, {
+      highlight: (card, target) => (target && this.discardEl.contains(target) && this.myTurn && this.legal("discard", card) ? this.discardEl : null),
+      dropOn: (card, target) => {
+        if (!target || !this.discardEl.contains(target)) return false;
+        const discard = this.myTurn && this.legal("discard", card);
+        if (discard) this.send(discard);
+        else if (this.myTurn && this.view.phase === "discard") this.ctx.toast(card === this.view.taken_card ? `You took ${card} from the pile this turn; it cannot be discarded now.` : `${card} cannot be discarded now.`);
+        return true;
       },
     });
   }
@@ -368,50 +313,19 @@ class GinPanel {
     for (const event of events) {
       if (event.seat !== actor || event.seat === this.mySeat) continue;
       const opponent = this.opponentEl.querySelector(".opponent-cards") || this.opponentEl;
-      if (event.kind === "take_upcard" || event.kind === "draw_discard") await this.fly(this.discardEl, opponent, event.card);
-      else if (event.kind === "draw_stock") await this.fly(this.stockEl, opponent, null);
-      else if (event.kind === "discard") await this.fly(opponent, this.discardEl, event.card);
-      else if (event.kind === "pass") this.bubble("Pass");
-      else if (event.kind === "knock") this.bubble("Knock!");
-      else if (event.kind === "gin") this.bubble("Gin!");
-      else if (event.kind === "big_gin") this.bubble("Big gin!");
+      if (event.kind === "take_upcard" || event.kind === "draw_discard") await fly(this.discardEl, opponent, event.card, LARGE_CARD);
+      else if (event.kind === "draw_stock") await fly(this.stockEl, opponent, null, LARGE_CARD);
+      else if (event.kind === "discard") await fly(opponent, this.discardEl, event.card, LARGE_CARD);
+      else if (event.kind === "pass") bubble(this.opponentEl, "Pass");
+      else if (event.kind === "knock") bubble(this.opponentEl, "Knock!");
+      else if (event.kind === "gin") bubble(this.opponentEl, "Gin!");
+      else if (event.kind === "big_gin") bubble(this.opponentEl, "Big gin!");
     }
-  }
-
-  async fly(fromEl, toEl, card) {
-    if (REDUCED_MOTION || this.mySeat == null && !fromEl) return;
-    const from = fromEl.getBoundingClientRect();
-    const to = toEl.getBoundingClientRect();
-    const ghost = cardElement(card, { extraClass: "flying" });
-    const width = Math.min(from.width, to.width, 90) || 60;
-    Object.assign(ghost.style, { left: `${from.left + from.width / 2 - width / 2}px`, top: `${from.top}px`, width: `${width}px` });
-    document.body.appendChild(ghost);
-    const dx = to.left + to.width / 2 - (from.left + from.width / 2);
-    const dy = to.top - from.top;
-    try {
-      await ghost.animate([{ transform: "translate(0, 0)" }, { transform: `translate(${dx}px, ${dy}px)` }],
-        { duration: 320, easing: "ease-in-out" }).finished;
-    } catch (error) { /* animation cancelled */ }
-    ghost.remove();
-  }
-
-  bubble(text) {
-    const bubble = h("div", { class: "bubble", "data-testid": "bubble" }, text);
-    this.opponentEl.appendChild(bubble);
-    setTimeout(() => bubble.remove(), 1400);
   }
 
   // -- end of hand --------------------------------------------------------------------------
 
-  maybeReveal() {
-    const v = this.view;
-    const seen = Number(localStorage.getItem(this.seenKey) || 0);
-    if (!v.last_result || v.last_result_hand <= seen) return;
-    this.showReveal(v.last_result, v.last_result_hand);
-  }
-
   showReveal(result, handNumber) {
-    document.querySelectorAll(".overlay.reveal").forEach((el) => el.remove());
     const v = this.view;
     const name = (s) => this.name(s);
     let title;
@@ -453,21 +367,18 @@ class GinPanel {
           deadwoodCards.length ? h("div", { class: "group deadwood" }, deadwoodCards.map((c) => cardElement(c, { extraClass: "deadwood-card" }))) : null),
         deadwood == null ? null : h("p", { class: "muted" }, `deadwood ${deadwood}`));
     };
-    const final = v.is_over ? v.score_sheet.final : null;
-    const close = () => { localStorage.setItem(this.seenKey, String(handNumber)); overlay.remove(); };
-    const overlay = h("div", { class: "overlay reveal", "data-testid": "reveal", "data-outcome": result.outcome },
-      h("div", { class: "dialog wide" },
-        h("p", { class: "muted" }, `Hand ${handNumber}`),
-        h("h2", { "data-testid": "reveal-title" }, title),
+    this.openReveal({
+      label: "Hand", number: handNumber, outcome: result.outcome, title,
+      body: [
         h("p", { class: "reveal-points", "data-testid": "reveal-points" }, points),
         seatsInOrder.map(showSeat),
         h("p", { class: "scores" }, `Scores: ${name(0)} ${v.scores[0]} · ${name(1)} ${v.scores[1]}`),
-        final ? h("div", { class: "final", "data-testid": "final" },
-          h("h3", {}, final.winner == null ? "The match is tied." : `${name(final.winner)} wins the match!`),
-          h("p", {}, `Totals with bonuses: ${name(0)} ${final.totals[0]} · ${name(1)} ${final.totals[1]}`)) : null,
-        h("div", { class: "dialog-buttons" },
-          final && this.mySeat != null ? h("button", { class: "secondary", "data-testid": "reveal-rematch", onclick: () => { close(); this.ctx.rematch(); } }, "Rematch") : null,
-          h("button", { class: "primary", "data-testid": "reveal-close", onclick: close }, final ? "Close" : "Next hand"))));
-    document.body.appendChild(overlay);
+      ],
+      finalResult: (final) => [
+        h("h3", {}, final.winner == null ? "The match is tied." : `${name(final.winner)} wins the match!`),
+        h("p", {}, `Totals with bonuses: ${name(0)} ${final.totals[0]} · ${name(1)} ${final.totals[1]}`),
+      ],
+      next: "Next hand",
+    });
   }
 }

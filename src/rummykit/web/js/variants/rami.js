@@ -7,7 +7,7 @@
 // the server to check one) and shows what comes back.
 import { cardElement, faceOf, isJoker, sortCards } from "../cards.js";
 import { clear, fill, h } from "../api.js";
-import { HandOrder, bubble, busyWhile, chooseDialog, dragCard, fly, opponentsRow, markDropSlot, reorderedByDrop } from "./common.js";
+import { VariantPanel, bubble, busyWhile, chooseDialog, fillPiles, fly, opponentsRow } from "./common.js";
 
 const OUTCOME_WORDS = { out: "went out", blocked: "blocked" };
 const SORTS = [["suit", "Suit"], ["rank", "Rank"]];
@@ -18,24 +18,14 @@ export function createPanel(root, ctx) {
 
 function splitCards(text) { return Array.isArray(text) ? text : (text ? text.split(" ").filter(Boolean) : []); }
 
-class RamiPanel {
+class RamiPanel extends VariantPanel {
   constructor(root, ctx) {
-    this.ctx = ctx;
-    this.view = null;
-    this.info = null;
+    super(ctx, "rami", { sorts: SORTS, fallback: "suit" });
     this.selected = new Set();
     this.staged = [];
-    this.order = new HandOrder({
-      sortKey: "rummykit:rami:sort",
-      orderKey: ctx.seat == null ? null : `rummykit:rami:order:${ctx.tableId}:${ctx.seat}`,
-      modes: SORTS.map(([mode]) => mode),
-      fallback: "suit",
-    });
     this.check = null;
     this.checkNumber = 0;
     this.advice = null;
-    this.busy = false;
-    this.seenKey = `rummykit:rami:seen:${ctx.tableId}`;
     this.opponentsEl = h("section", { class: "opponents", "data-testid": "opponents" });
     this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": "stock" });
     this.discardEl = h("button", { class: "pile discard", "data-testid": "discard-pile", type: "button", "aria-label": "discard pile" });
@@ -56,10 +46,7 @@ class RamiPanel {
         this.tableEl,
         h("section", { class: "player-box me" }, this.builderEl, this.toolbarEl, this.handEl, this.actionsEl)),
       this.sheetEl);
-    root.appendChild(this.el);
-    this.stockEl.addEventListener("click", () => this.onStock());
-    this.discardEl.addEventListener("click", () => this.onDiscardPile());
-    this.handEl.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+    this.mount(root, this.handEl);
     this.tableEl.addEventListener("click", (event) => {
       const combo = event.target.closest(".combo[data-index]");
       if (combo) this.onCombination(Number(combo.dataset.index));
@@ -73,8 +60,7 @@ class RamiPanel {
   // -- entry points from the table shell ------------------------------------------------
 
   snapshot(view, info) {
-    this.view = view;
-    this.info = info;
+    this.setView(view, info);
     this.keepSelection();
     this.render();
     this.maybeReveal();
@@ -83,8 +69,7 @@ class RamiPanel {
 
   async update(message, info) {
     const before = this.view;
-    this.view = message.view;
-    this.info = info;
+    this.setView(message.view, info);
     if (message.actor === this.ctx.seat || (before && before.round_number !== this.view.round_number)) this.advice = null;
     this.keepSelection();
     this.render();
@@ -96,13 +81,6 @@ class RamiPanel {
 
   // -- helpers ----------------------------------------------------------------------------
 
-  get mySeat() { return this.ctx.seat; }
-  get myTurn() { const v = this.view; return v && !v.is_over && this.mySeat != null && v.current_player === this.mySeat; }
-  legal(kind, card) { return (this.view.legal_actions || []).find((a) => a.kind === kind && (card === undefined || a.card === card)); }
-  name(seat) { return this.ctx.seatName(seat); }
-  isBot(seat) { return this.info && this.info.seats[seat] && this.info.seats[seat].kind === "bot"; }
-  send(action) { return busyWhile(this, () => this.ctx.act(action)); }
-
   /** Cards still shown in the hand: the view's hand without the staged combinations. */
   handCards() {
     const staged = this.staged.flat();
@@ -110,7 +88,6 @@ class RamiPanel {
   }
 
   keepSelection() {
-    this.order.follow(this.view.hand || []);
     const hand = new Set(this.view.hand || []);
     // Staged combinations belong to an opening being built in this play phase only.
     const bundling = this.view.phase === "draw" && this.info && this.info.rules.discard_must_be_melded;
@@ -137,24 +114,14 @@ class RamiPanel {
     this.renderHand();
     this.renderActions();
     this.renderSheet();
-    this.el.dataset.phase = v.phase;
-    this.el.dataset.myTurn = String(this.myTurn);
-    this.el.dataset.round = String(v.round_number);
-    this.el.dataset.opened = String(Boolean(v.opened));
+    Object.assign(this.el.dataset, {
+      phase: v.phase, myTurn: String(this.myTurn), round: String(v.round_number), opened: String(Boolean(v.opened)),
+    });
   }
 
   renderPiles() {
     const v = this.view;
-    fill(this.stockEl,
-      v.stock_size > 0 ? cardElement(null) : h("div", { class: "card empty" }),
-      h("span", { class: "pile-count", "data-testid": "stock-count" }, `${v.stock_size}`));
-    const pile = v.discard_pile;
-    const top = pile.length ? pile[pile.length - 1] : null;
-    const under = pile.length > 1 ? pile[pile.length - 2] : null;
-    fill(this.discardEl,
-      under ? cardElement(under, { extraClass: "under" }) : null,
-      top ? cardElement(top) : h("div", { class: "card empty" }, h("span", {}, "discard")),
-      h("span", { class: "pile-count" }, pile.length ? `${pile.length}` : ""));
+    fillPiles(v, this.stockEl, this.discardEl);
     const one = this.selected.size === 1 ? [...this.selected][0] : null;
     this.stockEl.classList.toggle("clickable", this.myTurn && Boolean(this.legal("draw_stock")));
     this.discardEl.classList.toggle("clickable", this.myTurn && (Boolean(this.legal("take_discard")) || (one !== null && this.canDiscardSoon())));
@@ -508,29 +475,21 @@ class RamiPanel {
   // -- drag a card onto a combination, the pile, or to another place in the hand ----------
 
   onPointerDown(event) {
-    const cardEl = event.target.closest(".card[data-card]");
-    if (!cardEl || this.mySeat == null || event.button > 0) return;
-    const card = cardEl.dataset.card;
-    dragCard(event, cardEl, {
-      onClick: () => this.onCardClick(card),
-      onMove: (x, y) => markDropSlot(this.handEl, cardEl, x, y),
-      highlight: (target) => {
+    this.dragFromHand(event, {
+      highlight: (card, target) => {
         if (!target || !this.myTurn) return null;
         const combo = target.closest(".combo[data-index]");
         if (combo) return combo;
         return this.discardEl.contains(target) ? this.discardEl : null;
       },
-      onDrop: (target, x, y) => {
+      dropOn: (card, target) => {
         const combo = target && target.closest(".combo[data-index]");
-        if (combo && this.myTurn) { this.layOn(card, Number(combo.dataset.index)); return; }
-        if (target && this.discardEl.contains(target)) {
-          if (!this.myTurn) return;
-          if (this.canDiscardSoon()) this.discard(card);
-          else this.ctx.toast("Discarding comes after the draw.", "info");
-          return;
-        }
-        const order = reorderedByDrop(this.handEl, cardEl, x, y);
-        if (order) { this.order.place(order); this.renderHand(); this.renderToolbar(); }
+        if (combo && this.myTurn) { this.layOn(card, Number(combo.dataset.index)); return true; }
+        if (!target || !this.discardEl.contains(target)) return false;
+        if (!this.myTurn) return true;
+        if (this.canDiscardSoon()) this.discard(card);
+        else this.ctx.toast("Discarding comes after the draw.", "info");
+        return true;
       },
     });
   }
@@ -567,26 +526,15 @@ class RamiPanel {
 
   // -- end of round -------------------------------------------------------------------------
 
-  maybeReveal() {
-    const v = this.view;
-    const seen = Number(localStorage.getItem(this.seenKey) || 0);
-    if (!v.last_result || v.last_result_hand <= seen) return;
-    this.showReveal(v.last_result);
-  }
-
   showReveal(result) {
-    document.querySelectorAll(".overlay.reveal").forEach((el) => el.remove());
     const v = this.view;
     const name = (s) => this.name(s);
     let title;
     if (result.outcome === "out") title = `${name(result.winners[0])} goes out${result.rami_sec ? ": rami sec!" : "!"}`;
     else title = `Blocked round (${result.blocked_reason === "turns" ? "too many turns" : "the stock ran out"}): lowest hand ${result.winners.map(name).join(", ")}.`;
-    const final = v.is_over ? v.score_sheet.final : null;
-    const close = () => { localStorage.setItem(this.seenKey, String(result.round)); overlay.remove(); };
-    const overlay = h("div", { class: "overlay reveal", "data-testid": "reveal", "data-outcome": result.outcome },
-      h("div", { class: "dialog wide" },
-        h("p", { class: "muted" }, `Round ${result.round}`),
-        h("h2", { "data-testid": "reveal-title" }, title),
+    this.openReveal({
+      label: "Round", number: result.round, outcome: result.outcome, title,
+      body: [
         h("table", { class: "reveal-table" },
           h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards left"), h("th", { class: "num" }, "Penalty"), h("th", { class: "num" }, "Total"))),
           h("tbody", {}, result.hands.map((cards, seat) => h("tr", { "data-seat": seat, class: result.winners.includes(seat) ? "winner" : "" },
@@ -594,12 +542,12 @@ class RamiPanel {
             h("td", {}, h("div", { class: "reveal-cards" }, sortCards(cards, "suit").map((c) => cardElement(c, { extraClass: "table-card" })))),
             h("td", { class: "num" }, `${result.penalties[seat]}`),
             h("td", { class: "num" }, `${v.scores[seat]}`))))),
-        final ? h("div", { class: "final", "data-testid": "final" },
-          h("h3", {}, `${final.winners.map(name).join(" and ")} win${final.winners.length === 1 ? "s" : ""} the game!`),
-          h("p", {}, `Totals: ${final.totals.map((t, s) => `${name(s)} ${t}`).join(" · ")}`)) : null,
-        h("div", { class: "dialog-buttons" },
-          final && this.mySeat != null ? h("button", { class: "secondary", "data-testid": "reveal-rematch", onclick: () => { close(); this.ctx.rematch(); } }, "Rematch") : null,
-          h("button", { class: "primary", "data-testid": "reveal-close", onclick: close }, final ? "Close" : "Next round"))));
-    document.body.appendChild(overlay);
+      ],
+      finalResult: (final) => [
+        h("h3", {}, `${final.winners.map(name).join(" and ")} win${final.winners.length === 1 ? "s" : ""} the game!`),
+        h("p", {}, `Totals: ${final.totals.map((t, s) => `${name(s)} ${t}`).join(" · ")}`),
+      ],
+      next: "Next round",
+    });
   }
 }

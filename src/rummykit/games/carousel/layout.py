@@ -1,0 +1,452 @@
+"""The Carousel layout rule: whether a submitted new table may replace the old one.
+
+In Carousel (rules/carousel.md sections 2-3) a meld action submits the whole new table.
+:func:`check_layout` decides whether one submitted layout is legal and says why not;
+the hand engine calls it for every meld, and the placement search
+(:mod:`rummykit.games.carousel.arrange`) builds only layouts it accepts.
+:func:`resolve_layout` maps a layout written in notation onto the physical cards.
+
+Cards are compared as a player sees them (rules/carousel.md section 3):
+
+* **Natural cards by face.** The two copies of a face in a two-deck game cannot be told
+  apart, so a layout written in notation (every natural card is copy 0) is matched to
+  the table and the hand by counting faces. The hand cards reported as used are real
+  ids from ``hand`` (ids that also appear on the new table first, then hand order).
+* **Jokers by declaration.** The jokers are interchangeable too: the old table's jokers
+  are matched to the new table's so that as many as possible keep their declaration.
+  A joker whose declaration changes away from ``c`` is *freed*; the freeing rule asks
+  for at least as many real ``c`` on the new table as jokers freed from ``c``.
+* **Copy limit** (``joker_copy_limit``): on the new table no face appears, counting real
+  cards and declarations, more often than there are decks. It is checked on the whole
+  new table, so a real card cannot join a table where a joker already stands for its
+  last free copy unless that joker is freed (DESIGN decision, rules/carousel.md 2-3).
+
+>>> from rummykit.cards import parse_cards as p
+>>> table = [p("4S JK=5S 6S"), p("9H 9S 9C")]
+>>> check = check_layout(table, [p("4S 5S 6S"), p("9H 9S 9C JK=9D")], p("5S 2D"))
+>>> format_cards(check.cards), check.value, format_cards(check.freed)
+('5S', 5, '5S')
+>>> check_layout(table, [p("4S 5S 6S"), p("9H 9S 9C")], p("5S 2D"))  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+rummykit...IllegalLayoutError: cannot remove a joker (JK=5S) from the table: ...
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final, NoReturn
+
+from rummykit.cards import JOKER_FACE, Card, format_card, format_cards
+from rummykit.errors import IllegalActionError, InvalidMeldError
+from rummykit.games.carousel.rules import placement_value
+from rummykit.melds import CAROUSEL_MELDS, Meld, MeldRules, check_meld
+
+__all__ = [
+    "IllegalLayoutError",
+    "LayoutCheck",
+    "as_melds",
+    "check_layout",
+    "declared_face",
+    "resolve_layout",
+]
+
+_SPEC: Final = "rules/carousel.md"
+
+
+class IllegalLayoutError(IllegalActionError):
+    """A submitted layout breaks a rule; the message names the meld, the card and the rule.
+
+    ``code`` is stable for programs: ``table_card_removed``, ``joker_removed``,
+    ``not_in_hand``, ``no_hand_card``, ``undeclared_joker``, ``joker_not_freed``,
+    ``copy_limit``, ``invalid_meld``. ``meld`` is the 1-based index of the offending
+    meld in the new layout when there is one.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str,
+        card: int | None = None,
+        meld: int | None = None,
+        rule: str | None = None,
+    ) -> None:
+        super().__init__(message, code=code, card=card, rule=rule or f"{_SPEC} section 3")
+        self.meld = meld
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutCheck:
+    """A legal meld action, as :func:`check_layout` read it."""
+
+    melds: tuple[Meld, ...]
+    """The new layout's melds, validated (jokers resolved to their declared faces)."""
+    cards: tuple[Card, ...]
+    """The hand cards the action lays (ids taken from ``hand``; jokers undeclared)."""
+    remaining: tuple[Card, ...]
+    """The hand after the action."""
+    value: int
+    """Carousel hand value of :attr:`cards` (joker 25, courts 10, pips, ace 1)."""
+    freed: tuple[Card, ...]
+    """The declarations that table jokers gave up (one per freed joker), sorted."""
+
+
+def as_melds(table: Iterable[Iterable[int]]) -> list[tuple[Card, ...]]:
+    """A table as melds of :class:`Card`."""
+    return [tuple(Card(c) for c in meld) for meld in table]
+
+
+def declared_face(card: Card, where: str) -> int:
+    """The face a table joker is declared as; a table joker without one is no meld."""
+    declared = card.declared
+    if declared is None:
+        raise InvalidMeldError(f"a joker {where} must carry a declaration, e.g. JK=5S")
+    return int(declared)
+
+
+def check_layout(
+    old_table: Sequence[Sequence[int]],
+    new_table: Sequence[Sequence[int]],
+    hand: Sequence[int],
+    *,
+    rules: MeldRules = CAROUSEL_MELDS,
+    decks: int = 2,
+    joker_copy_limit: bool = True,
+) -> LayoutCheck:
+    """Check one Carousel meld action: ``new_table`` replaces ``old_table``.
+
+    Legal iff (rules/carousel.md section 3): every old table card is still on the
+    table; the cards added come from ``hand`` and there is at least one; every joker
+    stays on the table, is declared, and keeps its declaration unless freed (for each
+    card ``c``, jokers whose declaration changes away from ``c`` are no more than the
+    real ``c`` on the new table); with ``joker_copy_limit`` no face appears more often
+    than ``decks`` (real cards plus declarations); every meld is legal under ``rules``.
+    The checks run in that order and the first broken rule is reported.
+
+    Raises:
+        IllegalLayoutError: naming the meld, the card and the rule.
+        InvalidMeldError: malformed input (a joker on the old table without a declaration).
+    """
+    tables = _Tables.count(old_table, new_table, hand)
+    tables.check_nothing_removed()
+    added = tables.added_from_hand()
+    tables.check_declared()
+    freed = tables.freed()
+    tables.check_copy_limit(decks, joker_copy_limit)
+    checked = _checked_melds(tables.new, rules)
+    return LayoutCheck(
+        melds=tuple(checked),
+        cards=tuple(added),
+        remaining=tuple(_remaining(tables.hand, added)),
+        value=sum(placement_value(c) for c in added),
+        freed=tuple(Card(f) for f in sorted(freed)),
+    )
+
+
+@dataclass(slots=True)
+class _Tables:
+    """Both tables and the hand, counted by face; one method per rule of section 3."""
+
+    old: list[tuple[Card, ...]]
+    new: list[tuple[Card, ...]]
+    hand: list[Card]
+    old_real: Counter[int]
+    """Real cards per face on the old table."""
+    old_decl: Counter[int]
+    """Jokers per declared face on the old table."""
+    first_old: dict[int, int]
+    """Per face, the old meld (1-based) where it first appears."""
+    new_real: Counter[int]
+    new_decl: Counter[int]
+    new_jokers: list[tuple[int, Card]]
+    """The new table's jokers with their meld (1-based)."""
+
+    @classmethod
+    def count(
+        cls,
+        old_table: Sequence[Sequence[int]],
+        new_table: Sequence[Sequence[int]],
+        hand: Sequence[int],
+    ) -> _Tables:
+        old = as_melds(old_table)
+        new = as_melds(new_table)
+        old_real: Counter[int] = Counter()
+        old_decl: Counter[int] = Counter()
+        first_old: dict[int, int] = {}
+        for index, meld in enumerate(old, start=1):
+            for card in meld:
+                if card.is_joker:
+                    old_decl[declared_face(card, "on the old table")] += 1
+                else:
+                    old_real[card.face] += 1
+                    first_old.setdefault(card.face, index)
+        new_real: Counter[int] = Counter()
+        new_decl: Counter[int] = Counter()
+        new_jokers: list[tuple[int, Card]] = []
+        for index, meld in enumerate(new, start=1):
+            for card in meld:
+                if card.is_joker:
+                    new_jokers.append((index, card))
+                    if card.declared is not None:
+                        new_decl[int(card.declared)] += 1
+                else:
+                    new_real[card.face] += 1
+        hand_cards = [Card(c) for c in hand]
+        return cls(
+            old, new, hand_cards, old_real, old_decl, first_old, new_real, new_decl, new_jokers
+        )
+
+    def check_nothing_removed(self) -> None:
+        """(a) Every old table card and joker is still on the table."""
+        for face in sorted(self.old_real):
+            if self.new_real[face] < self.old_real[face]:
+                meld_index = self.first_old[face]
+                raise IllegalLayoutError(
+                    f"cannot remove {format_card(face)} from the table (it was in meld "
+                    f"{meld_index}: {format_cards(self.old[meld_index - 1])}); every table card "
+                    f"stays on the table ({_SPEC} section 3a)",
+                    code="table_card_removed",
+                    card=face,
+                )
+        if len(self.new_jokers) < sum(self.old_decl.values()):
+            missing = self.old_decl - self.new_decl
+            shown = format_card(Card(JOKER_FACE).declare(min(missing or self.old_decl)))
+            raise IllegalLayoutError(
+                f"cannot remove a joker ({shown}) from the table: a joker never returns to a "
+                f"hand, and a freed joker must be placed again in the same turn ({_SPEC} "
+                "section 3)",
+                code="joker_removed",
+                card=JOKER_FACE,
+            )
+
+    def added_from_hand(self) -> list[Card]:
+        """(b) The hand cards the new table adds (at least one, all from the hand)."""
+        hand_real = Counter(c.face for c in self.hand if not c.is_joker)
+        hand_jokers = [c for c in self.hand if c.is_joker]
+        added: list[Card] = []
+        new_ids = {int(c) for meld in self.new for c in meld}
+        for face in sorted(self.new_real):
+            extra = self.new_real[face] - self.old_real[face]
+            if extra <= 0:
+                continue
+            if extra > hand_real[face]:
+                held = hand_real[face]
+                raise IllegalLayoutError(
+                    f"{format_card(face)} is not in your hand"
+                    if not held
+                    else f"{format_card(face)} is added {extra} times but your hand holds {held}",
+                    code="not_in_hand",
+                    card=face,
+                )
+            copies = [c for c in self.hand if not c.is_joker and c.face == face]
+            copies.sort(key=lambda c: int(c) not in new_ids)
+            added.extend(copies[:extra])
+        extra_jokers = len(self.new_jokers) - sum(self.old_decl.values())
+        if extra_jokers > len(hand_jokers):
+            raise IllegalLayoutError(
+                f"the layout has {extra_jokers} joker(s) more than the table but your hand "
+                f"holds {len(hand_jokers)}",
+                code="not_in_hand",
+                card=JOKER_FACE,
+            )
+        added.extend(c.physical for c in hand_jokers[:extra_jokers])
+        if not added:
+            raise IllegalLayoutError(
+                f"no card from your hand is added: a meld action lays at least one hand card "
+                f"({_SPEC} section 3b)",
+                code="no_hand_card",
+            )
+        return added
+
+    def check_declared(self) -> None:
+        """(d) Every joker on the new table carries a declaration."""
+        for index, card in self.new_jokers:
+            if card.declared is None:
+                raise IllegalLayoutError(
+                    f"meld {index} ({format_cards(self.new[index - 1])}): a joker on the table "
+                    f"must be declared, e.g. JK=5S ({_SPEC} section 2)",
+                    code="undeclared_joker",
+                    card=card,
+                    meld=index,
+                )
+
+    def freed(self) -> list[int]:
+        """(d) The declarations jokers give up, each freed by a real card on the table."""
+        gained = sorted((self.new_decl - self.old_decl).elements())
+        freed: list[int] = []
+        for face in sorted(self.old_decl):
+            moved_away = self.old_decl[face] - self.new_decl[face]
+            if moved_away <= 0:
+                continue
+            freed.extend([face] * moved_away)
+            if moved_away > self.new_real[face]:
+                self._refuse_unfreed(face, moved_away, gained[0] if gained else face)
+        return freed
+
+    def _refuse_unfreed(self, face: int, moved_away: int, target: int) -> NoReturn:
+        where = self._joker_meld(target)
+        name = format_card(face)
+        real = self.new_real[face]
+        why = (
+            f"no real {name} on the table"
+            if not real
+            else f"{moved_away} joker(s) declared {name} change but only "
+            f"{real} real {name} is on the table"
+        )
+        raise IllegalLayoutError(
+            f"{format_card(Card(JOKER_FACE).declare(target))}"
+            + (f" (meld {where})" if where is not None else "")
+            + f": the joker declared {name} was not freed ({why}); a joker keeps its "
+            f"declaration until the real card takes its place ({_SPEC} section 3)",
+            code="joker_not_freed",
+            card=face,
+            meld=where,
+        )
+
+    def _joker_meld(self, face: int) -> int | None:
+        """The first new meld (1-based) with a joker declared ``face``."""
+        return next(
+            (i for i, c in self.new_jokers if c.declared is not None and int(c.declared) == face),
+            None,
+        )
+
+    def check_copy_limit(self, decks: int, joker_copy_limit: bool) -> None:
+        """No face more often than ``decks`` (declarations count with ``joker_copy_limit``)."""
+        for face in sorted(set(self.new_real) | set(self.new_decl)):
+            total = self.new_real[face] + (self.new_decl[face] if joker_copy_limit else 0)
+            if total <= decks:
+                continue
+            where = self._joker_meld(face) if joker_copy_limit else None
+            what = "real and declared " if joker_copy_limit and self.new_decl[face] else ""
+            raise IllegalLayoutError(
+                (f"meld {where}: " if where is not None else "")
+                + f"{format_card(face)} appears {total} times on the table ({what}copies) but "
+                f"there {'is' if decks == 1 else 'are'} only {decks} deck(s) "
+                f"({_SPEC} section 2, joker_copy_limit)",
+                code="copy_limit",
+                card=face,
+                meld=where,
+            )
+
+
+def _checked_melds(melds: Sequence[tuple[Card, ...]], rules: MeldRules) -> list[Meld]:
+    """(c) Every meld of the new table, validated."""
+    checked: list[Meld] = []
+    for index, meld in enumerate(melds, start=1):
+        try:
+            checked.append(check_meld(meld, rules))
+        except InvalidMeldError as error:
+            raise IllegalLayoutError(
+                f"meld {index}: {error} ({_SPEC} section 2)",
+                code="invalid_meld",
+                card=meld[0] if meld else None,
+                meld=index,
+                rule=f"{_SPEC} section 2",
+            ) from None
+    return checked
+
+
+def _remaining(hand: Sequence[Card], added: Sequence[Card]) -> list[Card]:
+    """The hand without the cards laid."""
+    used = {int(c) for c in added}
+    remaining = []
+    for card in hand:
+        if int(card.physical) in used:
+            used.discard(int(card.physical))
+        else:
+            remaining.append(card)
+    return remaining
+
+
+def resolve_layout(
+    table: Sequence[Sequence[Card]],
+    hand: Sequence[Card],
+    layout: Sequence[Sequence[int]],
+    seat: int,
+) -> list[tuple[Card, ...]]:
+    """Map a layout written in faces onto physical cards (table cards first).
+
+    Two copies of one face are interchangeable in play, so a natural card is matched
+    to a table copy when one is free, then to a hand copy. A joker is matched to a
+    table joker with the same declaration (it keeps it), then to another table joker
+    (freed and re-declared), then to a joker from ``hand`` (``seat``'s).
+
+    Raises:
+        IllegalActionError: an undeclared joker, or a card neither on the table nor in
+            the hand.
+    """
+    table_naturals: dict[int, list[Card]] = {}
+    table_jokers: list[Card] = []
+    for meld in table:
+        for card in meld:
+            if card.is_joker:
+                table_jokers.append(card)
+            else:
+                table_naturals.setdefault(card.face, []).append(card)
+    hand_naturals: dict[int, list[Card]] = {}
+    hand_jokers: list[Card] = []
+    for card in hand:
+        if card.is_joker:
+            hand_jokers.append(card)
+        else:
+            hand_naturals.setdefault(card.face, []).append(card)
+    resolved: list[list[Card | None]] = []
+    pending: list[tuple[int, int, Card]] = []
+    for m, written in enumerate(layout):
+        row: list[Card | None] = []
+        for i, named in enumerate(written):
+            card = Card(named)
+            if card.is_joker:
+                keep = _kept_joker(card, table_jokers, seat)
+                row.append(keep)
+                if keep is None:
+                    pending.append((m, i, card))
+                continue
+            pool = table_naturals.get(card.face) or hand_naturals.get(card.face)
+            if not pool:
+                raise IllegalActionError(
+                    f"seat {seat} cannot place {format_card(card)}: it is neither on the "
+                    f"table (free) nor in the hand ({_SPEC} section 3b)",
+                    code="card_not_available",
+                    seat=seat,
+                    card=card,
+                    rule=f"{_SPEC} section 3b",
+                )
+            row.append(pool.pop(0))
+        resolved.append(row)
+    free_jokers = table_jokers + hand_jokers
+    for m, i, card in pending:
+        if not free_jokers:
+            raise IllegalActionError(
+                f"seat {seat} cannot place {format_card(card)}: no joker is available "
+                f"on the table or in the hand ({_SPEC} section 3b)",
+                code="card_not_available",
+                seat=seat,
+                card=card,
+                rule=f"{_SPEC} section 3b",
+            )
+        declared = card.declared
+        assert declared is not None
+        resolved[m][i] = free_jokers.pop(0).declare(declared)
+    return [tuple(c for c in row if c is not None) for row in resolved]
+
+
+def _kept_joker(card: Card, table_jokers: list[Card], seat: int) -> Card | None:
+    """The table joker that keeps ``card``'s declaration (taken from ``table_jokers``),
+    or None when a free joker must stand for it."""
+    if card.declared is None:
+        raise IllegalActionError(
+            f"seat {seat}: a joker on the table needs a declaration, e.g. JK=5S "
+            f"({_SPEC} section 2)",
+            code="undeclared_joker",
+            seat=seat,
+            card=card,
+            rule=f"{_SPEC} section 2",
+        )
+    keep = next((j for j in table_jokers if j.declared == card.declared), None)
+    if keep is not None:
+        table_jokers.remove(keep)
+    return keep

@@ -1,0 +1,183 @@
+"""A placement: the hand cards to lay, a legal new table that lays them, what they are
+worth, and how the new table keeps the old one's places.
+
+Both searches (the rank DP and the quick path) score a placement by the same packed
+objective (:func:`objective_weights`) and show their layout the same way: old melds
+that did not change stay as they were, and a changed meld takes the place of the old
+meld it shares most cards with (:func:`homes`). Cards are compared as *tokens*, as a
+player sees them: natural cards by face, jokers by declaration (:func:`token`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rummykit.cards import Card, card_value_gin
+from rummykit.games.carousel.rules import placement_value
+
+__all__ = [
+    "JOKER_TOKEN",
+    "Placement",
+    "group_in_old_order",
+    "homes",
+    "objective_weights",
+    "split_hand",
+    "table_face",
+    "token",
+    "token_face",
+    "untouched",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """The best hand cards to lay and one legal new table that lays them."""
+
+    layout: tuple[tuple[Card, ...], ...]
+    """The complete new table: every old table card, the placed cards, declared jokers.
+    Old melds, changed or not, keep their place; new melds follow."""
+    cards: tuple[Card, ...]
+    """The hand cards placed (ids from the hand; a joker without its declaration)."""
+    value: int
+    """Their Carousel hand value."""
+    count: int
+    """How many hand cards are placed."""
+    freed: tuple[Card, ...]
+    """Declarations given up by freed table jokers (one per freed joker)."""
+    untouched: int
+    """How many melds of the old table appear unchanged in :attr:`layout`."""
+
+    @classmethod
+    def laying(
+        cls,
+        layout: Sequence[tuple[Card, ...]],
+        cards: Sequence[Card],
+        freed: Sequence[Card],
+        untouched: int,
+        joker_value: int,
+    ) -> Placement:
+        """The placement of a new table that lays ``cards``, valued as Carousel counts
+        them (a joker ``joker_value``)."""
+        return cls(
+            layout=tuple(layout),
+            cards=tuple(cards),
+            value=sum(placement_value(c, joker_value) for c in cards),
+            count=len(cards),
+            freed=tuple(sorted(freed)),
+            untouched=untouched,
+        )
+
+
+def split_hand(hand_cards: Sequence[Card]) -> tuple[dict[int, list[Card]], list[Card]]:
+    """The hand's natural cards by face, and its jokers."""
+    naturals: dict[int, list[Card]] = {}
+    jokers: list[Card] = []
+    for card in hand_cards:
+        if card.is_joker:
+            jokers.append(card)
+        else:
+            naturals.setdefault(card.face, []).append(card)
+    return naturals, jokers
+
+
+def objective_weights(
+    hand_cards: Sequence[Card],
+    objective: str,
+    joker_value: int,
+    scale: int = 1,
+) -> tuple[list[int], int]:
+    """The lexicographic objective packed into one integer per hand card: per face, and
+    for a joker. ``value`` puts the value first and the count second, ``count`` the
+    other way round; ``scale`` leaves room below for a tie-break."""
+    values = [card_value_gin(f) for f in range(52)]
+    if objective == "value":
+        per_count = len(hand_cards) + 1
+        weight = [(v * per_count + 1) * scale for v in values]
+        return weight, (joker_value * per_count + 1) * scale
+    per_value = sum(values[c.face] for c in hand_cards if not c.is_joker)
+    per_value += joker_value * sum(1 for c in hand_cards if c.is_joker) + 1
+    return [(per_value + v) * scale for v in values], (per_value + joker_value) * scale
+
+
+JOKER_TOKEN: Final = 64
+"""A joker's token is this plus its declared face (see :func:`token`)."""
+
+
+@functools.cache
+def token(card: Card) -> int:
+    """A card as a player sees it: the natural face, or ``JOKER_TOKEN`` + the declared
+    face (+ 63 for an undeclared joker)."""
+    if card.is_joker:
+        declared = card.declared
+        return JOKER_TOKEN + (int(declared) if declared is not None else 63)
+    return card.face
+
+
+def token_face(tok: int) -> int:
+    """The face a token stands for."""
+    return tok - JOKER_TOKEN if tok >= JOKER_TOKEN else tok
+
+
+def table_face(card: Card) -> int:
+    """The face a table card stands for (a joker's declaration)."""
+    if card.is_joker:
+        declared = card.declared
+        assert declared is not None
+        return int(declared)
+    return card.face
+
+
+def homes(
+    leftovers: Sequence[Counter[int]], melds: Sequence[Sequence[Card]], free: Sequence[int]
+) -> dict[int, int]:
+    """Each changed meld (its tokens) -> the free old meld it shares most cards with,
+    greedily, most shared first; a changed meld sharing nothing gets no home."""
+    scored: list[tuple[int, int, int]] = []
+    holders: dict[int, list[tuple[int, int]]] = {}  # token -> (old meld, copies in it)
+    for index in free:
+        for tok, k in Counter(token(c) for c in melds[index]).items():
+            holders.setdefault(tok, []).append((index, k))
+    for n, have in enumerate(leftovers):
+        shared_with: dict[int, int] = {}
+        for tok, k in have.items():
+            for index, held in holders.get(tok, ()):
+                shared_with[index] = shared_with.get(index, 0) + min(k, held)
+        scored.extend((-shared, n, index) for index, shared in shared_with.items())
+    scored.sort()
+    home: dict[int, int] = {}
+    taken: set[int] = set()
+    for _shared, n, index in scored:
+        if n not in home and index not in taken:
+            home[n] = index
+            taken.add(index)
+    return home
+
+
+def group_in_old_order(
+    cards: Sequence[Card], old: Sequence[Card], from_hand: set[int], tie: Callable[[Card], int]
+) -> tuple[Card, ...]:
+    """A changed group as a player expects it: the cards of the old meld it takes the
+    place of in that meld's order, then table cards, then hand cards (ids in
+    ``from_hand``), ``tie`` ordering the rest."""
+    order: dict[int, int] = {}
+    for position, card in enumerate(old):
+        order.setdefault(token(card), position)
+    return tuple(
+        sorted(cards, key=lambda c: (order.get(token(c), 99), int(c.physical) in from_hand, tie(c)))
+    )
+
+
+def untouched(old: Sequence[Sequence[Card]], new: Sequence[Sequence[Card]]) -> int:
+    """How many old melds appear, card for card, in the new layout."""
+    have = Counter(tuple(m) for m in new)
+    count = 0
+    for meld in old:
+        key = tuple(meld)
+        if have[key]:
+            have[key] -= 1
+            count += 1
+    return count

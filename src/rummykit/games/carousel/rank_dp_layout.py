@@ -1,0 +1,380 @@
+"""From the rank DP's choices to a layout of physical cards that changes the table little.
+
+The DP decides, per face, how many items go into runs, groups and high aces
+(:class:`~rummykit.games.carousel.rank_dp_problem.RankDpSolution`). :func:`lay_out`
+builds melds of tokens from those counts (runs face by face, each rank's groups when
+its last suit is decided), cuts and regroups them so that old melds reappear where they
+can, and only then gives each token a physical card: old melds that reappear keep their
+cards and order, and a changed meld takes the place of the old meld it shares most
+cards with.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rummykit.cards import Card
+from rummykit.games.carousel.placement import (
+    JOKER_TOKEN,
+    group_in_old_order,
+    homes,
+    token,
+    token_face,
+)
+from rummykit.games.carousel.rank_dp_problem import RankDpSolution, Region
+
+__all__ = ["lay_out"]
+
+
+def lay_out(
+    region: Region,
+    solved: RankDpSolution,
+    melds: list[tuple[Card, ...]],
+    hand_naturals: dict[int, list[Card]],
+    hand_jokers: list[Card],
+    size: int,
+    max_set: int,
+) -> tuple[list[tuple[Card, ...]], list[Card], list[Card], int]:
+    """Turn the DP's choices into melds: (layout, placed hand cards, freed, untouched)."""
+    freed_faces, wild_pool, placed = _jokers(region, solved, hand_jokers)
+    new_melds, pool = _token_melds(region, solved, hand_naturals, wild_pool, placed, size, max_set)
+    # Cut long runs and share out groups so that old melds reappear where they can.
+    open_keys = {
+        index: tuple(sorted(token(c) for c in melds[index])) for index in region.open_melds
+    }
+    new_melds = _reuse_old_melds(new_melds, Counter(open_keys.values()), size, max_set)
+    layout, kept = _physical_layout(region, melds, open_keys, new_melds, pool, placed)
+    return layout, placed, freed_faces, kept
+
+
+def _jokers(
+    region: Region, solved: RankDpSolution, hand_jokers: list[Card]
+) -> tuple[list[Card], list[Card], list[Card]]:
+    """The declarations freed, the wild pool (freed jokers first, then hand jokers) and
+    the hand jokers placed."""
+    freed_cards: list[Card] = []
+    freed_faces: list[Card] = []
+    for rank, suit, x, *_ in solved.choices:
+        if x:
+            face = suit * 13 + rank - 1
+            items = region.joker_items[face]
+            freed_cards.extend(card for card, _ in items[len(items) - x :])
+            freed_faces.extend([Card(face)] * x)
+    hand_joker_count = solved.used - solved.freed
+    wild_pool = [c.physical for c in freed_cards] + [c.physical for c in hand_jokers][
+        :hand_joker_count
+    ]
+    placed: list[Card] = [c.physical for c in hand_jokers[:hand_joker_count]]
+    return freed_faces, wild_pool, placed
+
+
+def _token_melds(
+    region: Region,
+    solved: RankDpSolution,
+    hand_naturals: dict[int, list[Card]],
+    wild_pool: list[Card],
+    placed: list[Card],
+    size: int,
+    max_set: int,
+) -> tuple[list[list[int]], dict[int, list[Card]]]:
+    """The melds as tokens, face by face as the DP chose, and the physical cards of
+    each token. The hand cards laid are added to ``placed``; wild jokers are taken from
+    ``wild_pool`` and declared."""
+    pool: dict[int, list[Card]] = {}
+    new_melds: list[list[int]] = []
+    open_runs: list[list[tuple[int, list[int]]]] = [[] for _ in range(4)]
+    high_stash: list[list[int]] = [[] for _ in range(4)]
+    group_items: list[tuple[int, int]] = []
+
+    def close(run: list[int]) -> None:
+        assert len(run) >= size, run
+        new_melds.append(run)
+
+    for rank, suit, x, o, w, u, g, h in solved.choices:
+        if not (u or g or h):
+            # No item at this face: the suit's open runs end here (all are long).
+            if rank > 1 and open_runs[suit]:
+                for run in open_runs[suit]:
+                    close(run[1])
+                open_runs[suit] = []
+            if suit == 3 and group_items:
+                _make_groups(group_items, new_melds, size, max_set)
+                group_items = []
+            continue
+        face = suit * 13 + rank - 1
+        # Items of this face, run-minded first: table items from runs, hand, wild, the rest.
+        ordered: list[tuple[int, Card, bool]] = []
+        for card, was_run in region.table_items.get(face, []):
+            ordered.append((face, card, was_run))
+        jokers = region.joker_items.get(face, [])
+        for card, was_run in jokers[: len(jokers) - x]:
+            ordered.append((JOKER_TOKEN + face, card, was_run))
+        hand_cards = hand_naturals.get(face, [])[:o]
+        placed.extend(hand_cards)
+        tokens = [t for t, _, r in ordered if r]
+        tokens += [face] * o + [JOKER_TOKEN + face] * w
+        tokens += [t for t, _, r in ordered if not r]
+        for tok, card, _ in ordered:
+            pool.setdefault(tok, []).append(card)
+        pool.setdefault(face, []).extend(hand_cards)
+        pool.setdefault(JOKER_TOKEN + face, []).extend(
+            wild_pool.pop(0).declare(face) for _ in range(w)
+        )
+        run_tokens, rest = tokens[:u], tokens[u:]
+        high_tokens, group_tokens = rest[:h], rest[h:]
+        assert len(group_tokens) == g
+        group_items.extend((suit, t) for t in group_tokens)
+        high_stash[suit].extend(high_tokens)
+        runs = open_runs[suit]
+        if rank == 1:
+            runs.extend((1, [t]) for t in run_tokens)
+        else:
+            # Short runs first, then long runs (those that can take a high ace last);
+            # the long runs not extended end here.
+            shorts = [r for r in runs if len(r[1]) < size]
+            longs = [r for r in runs if len(r[1]) >= size]
+            longs.sort(key=lambda r: r[0] == 1)  # keep runs that can take a high ace
+            extend = shorts + longs[: u - len(shorts)]
+            for r in longs[u - len(shorts) :]:
+                close(r[1])
+            feed = iter(run_tokens)
+            for r in extend:
+                r[1].append(next(feed))
+            open_runs[suit] = extend + [(rank, [t]) for t in feed]
+        if suit == 3:
+            _make_groups(group_items, new_melds, size, max_set)
+            group_items = []
+    for suit in range(4):
+        runs = open_runs[suit]
+        stash = high_stash[suit]
+        shorts = [r for r in runs if len(r[1]) < size]
+        longs = [r for r in runs if len(r[1]) >= size and r[0] != 1]
+        extend = shorts + longs[: len(stash) - len(shorts)]
+        for r, tok in zip(extend, stash, strict=True):
+            r[1].append(tok)
+        for r in runs:
+            close(r[1])
+    return new_melds, pool
+
+
+def _physical_layout(
+    region: Region,
+    melds: list[tuple[Card, ...]],
+    open_keys: dict[int, tuple[int, ...]],
+    new_melds: list[list[int]],
+    pool: dict[int, list[Card]],
+    placed: list[Card],
+) -> tuple[list[tuple[Card, ...]], int]:
+    """Physical cards for the token melds: (layout, old melds left untouched).
+
+    Untouched open melds keep their cards and order; others take from the pools. A
+    changed meld takes the place of the old meld it shares most cards with; a group
+    keeps that meld's card order, new cards after."""
+    result: list[tuple[Card, ...] | None] = [None] * len(melds)
+    opened = set(region.open_melds)
+    for index in range(len(melds)):
+        if index not in opened:
+            result[index] = melds[index]
+    kept = len(melds) - len(opened)
+    by_tokens: dict[tuple[int, ...], list[int]] = {}
+    for index in region.open_melds:
+        by_tokens.setdefault(open_keys[index], []).append(index)
+    leftovers: list[list[int]] = []
+    for tokens in new_melds:
+        key = tuple(sorted(tokens))
+        candidates = by_tokens.get(key)
+        if candidates:
+            index = candidates[0]
+            original = melds[index]
+            if _take_exact(pool, original):
+                candidates.pop(0)
+                result[index] = original
+                kept += 1
+                continue
+        leftovers.append(tokens)
+    free = [i for i in region.open_melds if result[i] is None]
+    appended: list[tuple[Card, ...]] = []
+    home = homes([Counter(tokens) for tokens in leftovers], melds, free)
+    from_hand = {int(c) for c in placed}
+    for n, tokens in enumerate(leftovers):
+        index = home.get(n, -1)
+        cards = tuple(pool[t].pop(0) for t in tokens)
+        if _same_rank(tokens):
+            cards = group_in_old_order(cards, melds[index] if index >= 0 else (), from_hand, int)
+        if index >= 0:
+            result[index] = cards
+        else:
+            appended.append(cards)
+    return [m for m in result if m is not None] + appended, kept
+
+
+def _reuse_old_melds(
+    new_melds: list[list[int]], old_keys: Counter[tuple[int, ...]], size: int, max_set: int
+) -> list[list[int]]:
+    """The same cards in melds that reproduce as many old melds as possible: a run is
+    cut where its pieces (each of ``size`` or more, in rank order) are old melds, and the
+    groups of one rank are regrouped when an old group can be taken whole.
+
+    Old melds are matched by their tokens (natural faces; jokers by declaration)."""
+    available = Counter(old_keys)
+    out: list[list[int]] = []
+    rest: list[list[int]] = []
+    for meld in new_melds:  # melds that are old melds already (most of them) stay
+        key = tuple(sorted(meld))
+        if available[key] > 0:
+            available[key] -= 1
+            out.append(meld)
+        else:
+            rest.append(meld)
+    if not rest or not +available:
+        return out + rest
+    groups_by_rank: dict[int, list[list[int]]] = {}
+    for meld in rest:
+        if _same_rank(meld):
+            groups_by_rank.setdefault(token_face(meld[0]) % 13, []).append(meld)
+        else:
+            out.extend(_cut_run(meld, available, size))
+    for groups in groups_by_rank.values():
+        if len(groups) > 1 or len(groups[0]) > size:
+            out.extend(_regroup(groups, available, size, max_set))
+        else:
+            out.extend(groups)
+    return out
+
+
+def _cut_run(run: list[int], available: Counter[tuple[int, ...]], size: int) -> list[list[int]]:
+    """Pieces of a run (rank order kept) with the most pieces that are old melds."""
+    n = len(run)
+    whole = tuple(sorted(run))
+    if available[whole] > 0 or n < 2 * size:
+        if available[whole] > 0:
+            available[whole] -= 1
+        return [run]
+    # Old melds inside the run: its cards are distinct, so such a meld is a stretch.
+    where = {tok: i for i, tok in enumerate(run)}
+    stretches: set[tuple[int, int]] = set()
+    for key, left in available.items():
+        if left > 0 and size <= len(key) < n and all(t in where for t in key):
+            first = min(where[t] for t in key)
+            if max(where[t] for t in key) - first + 1 == len(key):
+                stretches.add((first, first + len(key)))
+    if not stretches:
+        return [run]
+    # best[i]: (old melds matched, -pieces) for the first i cards, and the last cut.
+    best: list[tuple[int, int] | None] = [None] * (n + 1)
+    back = [0] * (n + 1)
+    best[0] = (0, 0)
+    for end in range(size, n + 1):
+        for start in range(0, end - size + 1):
+            before = best[start]
+            if before is None:
+                continue
+            score = (before[0] + ((start, end) in stretches), before[1] - 1)
+            current = best[end]
+            if current is None or score > current:
+                best[end] = score
+                back[end] = start
+    cuts = []
+    end = n
+    while end:
+        cuts.append((back[end], end))
+        end = back[end]
+    pieces = [run[a:b] for a, b in reversed(cuts)]
+    for piece in pieces:
+        key = tuple(sorted(piece))
+        if available[key] > 0:
+            available[key] -= 1
+    return pieces
+
+
+def _regroup(
+    groups: list[list[int]], available: Counter[tuple[int, ...]], size: int, max_set: int
+) -> list[list[int]]:
+    """One rank's groups, rebuilt so that old groups of that rank are taken whole when
+    the cards left still form legal groups (distinct suits, ``size`` or more each)."""
+    count = len(groups)
+    pool = Counter(t for group in groups for t in group)
+    rank = token_face(groups[0][0]) % 13
+    candidates = sorted(
+        (
+            key
+            for key, n in available.items()
+            if n > 0 and _same_rank(key) and token_face(key[0]) % 13 == rank
+        ),
+        key=len,
+        reverse=True,
+    )
+    taken: list[list[int]] = []
+    for key in candidates:
+        while available[key] > 0 and len(taken) < count:
+            need = Counter(key)
+            if any(pool[t] < k for t, k in need.items()):
+                break
+            rest = pool - need
+            if not _groupable(rest, count - len(taken) - 1, size, max_set):
+                break
+            pool = rest
+            available[key] -= 1
+            taken.append(list(key))
+    if not taken:
+        return groups
+    left = count - len(taken)
+    if left == 0:
+        return taken
+    # The rest round robin, most repeated suits first (one card of a suit per group).
+    suits = Counter(token_face(t) // 13 for t in pool.elements())
+    items = sorted(
+        pool.elements(), key=lambda t: (-suits[token_face(t) // 13], token_face(t) // 13, t)
+    )
+    rest_groups: list[list[int]] = [[] for _ in range(left)]
+    for i, tok in enumerate(items):
+        rest_groups[i % left].append(tok)
+    return taken + [sorted(g) for g in rest_groups]
+
+
+def _groupable(tokens: Counter[int], groups: int, size: int, max_set: int) -> bool:
+    """Whether ``tokens`` (one rank) split into exactly ``groups`` groups of distinct
+    suits and ``size`` to ``max_set`` cards each (jokers stand for their declared suit)."""
+    total = sum(tokens.values())
+    if groups == 0:
+        return total == 0
+    per_suit: Counter[int] = Counter()
+    for tok, k in tokens.items():
+        per_suit[token_face(tok) // 13] += k
+    most = max(per_suit.values(), default=0)
+    return most <= groups and size * groups <= total <= max_set * groups
+
+
+def _same_rank(tokens: Sequence[int]) -> bool:
+    return len({token_face(t) % 13 for t in tokens}) == 1
+
+
+def _take_exact(pool: dict[int, list[Card]], cards: Sequence[Card]) -> bool:
+    """Remove exactly these physical cards from the pools, if they are all there."""
+    need = Counter(int(c) for c in cards)
+    for card, count in need.items():
+        have = sum(1 for c in pool.get(token(Card(card)), []) if int(c) == card)
+        if have < count:
+            return False
+    for card in cards:
+        bucket = pool[token(card)]
+        bucket.remove(card)
+    return True
+
+
+def _make_groups(
+    items: list[tuple[int, int]], out: list[list[int]], size: int, max_set: int
+) -> None:
+    """Split one rank's group items (suit, token) into as few groups as possible."""
+    if not items:
+        return
+    per_suit = Counter(s for s, _ in items)
+    groups = max(max(per_suit.values()), -(-len(items) // max_set))
+    assert groups * size <= len(items)
+    items.sort(key=lambda item: (-per_suit[item[0]], item[0]))
+    made: list[list[tuple[int, int]]] = [[] for _ in range(groups)]
+    for i, item in enumerate(items):
+        made[i % groups].append(item)
+    for group in made:
+        out.append([t for _, t in sorted(group)])
