@@ -19,7 +19,12 @@ from typing import Any
 
 import pytest
 
+from rummykit.cards import JOKER_FACE, Card
 from rummykit.errors import IllegalActionError, cite_rule, rule_citation
+from rummykit.games.carousel import CarouselAction, CarouselGame, CarouselHand, CarouselRules
+from rummykit.games.carousel.hand import new_hand as new_carousel_hand
+from rummykit.games.carousel.layout import check_layout, resolve_layout
+from rummykit.games.carousel.simple_bots import CarouselRandomBot
 from rummykit.games.gin import GinAction, GinHand, GinMatch, GinRules, new_hand
 from rummykit.games.rami import RamiAction, RamiGame, RamiRound, RamiRules, new_round
 from rummykit.games.rami.heuristic_bot import RamiRandomBot
@@ -27,9 +32,9 @@ from rummykit.games.rami.heuristic_bot import RamiRandomBot
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "rummykit"
 RULES = SRC / "rules"
-GAMES = ("gin", "rami")
+GAMES = ("gin", "rami", "carousel")
 RULE_ID = re.compile(r"^(gin|rami|carousel)-[1-9][0-9]*\.[1-9][0-9]*$")
-RAISES = ("IllegalActionError", "CombinationError")
+RAISES = ("IllegalActionError", "CombinationError", "IllegalLayoutError")
 PROBED = 0.3
 """The share of decisions at which the seeded games are probed (for speed)."""
 
@@ -88,8 +93,6 @@ def test_one_wording_for_every_game() -> None:
 def test_no_source_cites_a_rules_file_by_path() -> None:
     cited = re.compile(r"(?<![\w/])rules/(gin|rami|carousel)\.md|\bSPEC\b")
     for path in sorted(SRC.rglob("*.py")):
-        if path.parent.name == "carousel":
-            continue  # converted with the Carousel engine
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             assert not cited.search(line), f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
 
@@ -263,9 +266,77 @@ def _rami_refusals() -> list[IllegalActionError]:
     return found
 
 
+def _carousel_layouts(hand: CarouselHand, rng: random.Random) -> list[list[list[Card]]]:
+    """Whole new tables, most of them illegal: they drop a table card, add nothing, add
+    a meld of random hand cards, name a card nobody holds, or lay an undeclared joker."""
+    table = [list(meld) for meld in hand.table]
+    own = hand.hand_cards(hand.current_player)
+    held = {card.face for card in own}
+    stranger = next(Card(face) for face in range(JOKER_FACE) if face not in held)
+    picks = rng.sample(own, min(3, len(own)))
+    layouts = [
+        [*table, picks],
+        [*table, [own[0], own[0], own[0]]],
+        [*table, [stranger, stranger, stranger]],
+        [*table, [Card(JOKER_FACE), *picks[:2]]],
+        table,
+    ]
+    if table:
+        layouts.append([table[0][1:], *table[1:], picks])
+    return layouts
+
+
+def _probe_layouts(
+    hand: CarouselHand, layouts: list[list[list[Card]]], found: list[IllegalActionError]
+) -> None:
+    """The layout rule's own refusals (the engine reports them as ``illegal_layout``)."""
+    seat = hand.current_player
+    own = hand.hand_cards(seat)
+    for layout in layouts:
+        try:
+            new_table = resolve_layout(hand.table, own, layout, seat)
+            check_layout(
+                hand.table,
+                new_table,
+                own,
+                rules=hand.rules.meld_rules,
+                decks=hand.decks,
+                joker_copy_limit=hand.rules.joker_copy_limit,
+            )
+        except IllegalActionError as error:
+            found.append(error)
+
+
+def _carousel_refusals() -> list[IllegalActionError]:
+    found: list[IllegalActionError] = []
+    rule_sets = [CarouselRules(), CarouselRules(meld_after_last_draw=True, knock_limit=0)]
+    for seed in range(12):
+        rules = rule_sets[seed % len(rule_sets)]
+        hand = new_carousel_hand(rules, players=2 + seed % 3, seed=seed)
+        bots = [CarouselRandomBot(seed * 7 + seat, rules=rules) for seat in range(hand.players)]
+        rng = random.Random(seed)
+        while not hand.is_over:
+            seat = hand.current_player
+            if rng.random() < PROBED:
+                layouts = _carousel_layouts(hand, rng)
+                moves = [CarouselAction.draw(), CarouselAction.end_turn(), CarouselAction.knock()]
+                _probe(hand.check, [*moves, *map(CarouselAction.meld, layouts)], found)
+                _probe_layouts(hand, layouts, found)
+            hand.apply(bots[seat].act(hand.observation(seat), hand.legal_actions()))
+        _probe(hand.check, [CarouselAction.draw()], found)
+    game = CarouselGame(CarouselRules(target=1), players=2, seed=1)
+    bots = [CarouselRandomBot(seat) for seat in range(2)]
+    while not game.is_over:
+        seat = game.current_player
+        game.apply(bots[seat].act(game.observation(seat), game.legal_actions()))
+    _probe(game.check, [CarouselAction.draw()], found)
+    return found
+
+
 REFUSALS: dict[str, Callable[[], list[IllegalActionError]]] = {
     "gin": _gin_refusals,
     "rami": _rami_refusals,
+    "carousel": _carousel_refusals,
 }
 
 

@@ -128,7 +128,8 @@ class IllegalActionError(RummykitError):
     people and names the seat, the card and the rule. ``rule`` is the stable id of the
     rule the action breaks (``gin-3.5``), or ``None`` when it breaks no rule of the game
     (a card that is not in the hand); the message given is completed with the rule's
-    citation (:func:`cite_rule`), so raise sites never spell it out. ``numbers`` holds
+    citation (:func:`cite_rule`), so raise sites never spell it out; ``reason`` keeps
+    the message as given, for a refusal that words its own around it. ``numbers`` holds
     the counts the message quotes (such as ``deadwood`` and ``limit``), so that
     :func:`rummykit.refusals.explain` can say it again in another language.
     """
@@ -146,6 +147,7 @@ class IllegalActionError(RummykitError):
         numbers: Mapping[str, int] | None = None,
     ) -> None:
         super().__init__(cite_rule(message, rule), code=code)
+        self.reason = message
         self.seat = seat
         self.numbers: dict[str, int] = dict(numbers or {})
         # The card's id (``rummykit.cards.format_card`` names it): the error tree sits
