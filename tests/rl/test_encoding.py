@@ -15,7 +15,7 @@ from rummykit.rl.rami_table import RamiTable
 
 
 def test_registered_games_and_their_names() -> None:
-    assert [encoding.game for encoding in encodings()] == ["gin", "rami", "carousel"]
+    assert sorted(encoding.game for encoding in encodings()) == ["carousel", "gin", "rami"]
     rami = get_encoding("rami51-house")
     assert (rami.pettingzoo_name, rami.gymnasium_id, rami.openspiel_name) == (
         "rami_v0",

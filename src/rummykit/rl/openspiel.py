@@ -24,7 +24,13 @@ Importing this module registers one game for every encoding that offers it
   ``players``.
 * Observation tensor: the game's observation array with its named pieces;
   observation string: what the player sees. Information state string (perfect recall):
-  the player's view of every event so far plus its hand.
+  the player's view of every event so far plus its hand. Information state tensor: the
+  observation array, a summary of the information state (every plane is derived from
+  what the player has seen; the order of events is not kept), with the same shape.
+* ``resample_from_infostate(player, sampler)``: a state the player cannot tell from
+  this one, the cards it cannot place dealt again uniformly
+  (:mod:`rummykit.rl.resample`); for ISMCTS and other determinizing searches
+  (:func:`seeded_resampler` makes their samples reproducible).
 
 The engine sets no cap on discard-pile draws, so a hand has no hard length limit;
 ``max_game_length`` is a bound that random play does not reach in practice.
@@ -54,6 +60,7 @@ __all__ = [
     "RummyObserver",
     "RummyState",
     "game_type",
+    "seeded_resampler",
 ]
 
 SHORT_NAME: Final = "python_rummykit_gin"
@@ -302,6 +309,21 @@ class RummyObserver:
         )
         pending = table.macro_text(player)
         return f"{text}\nhistory {history}" + (f"\n{pending}" if pending else "")
+
+
+def seeded_resampler(random_state: Any) -> Any:
+    """A resampler for ``ISMCTSBot.set_resampler`` that draws its samplers' seeds from
+    ``random_state`` (a ``numpy.random.RandomState``, e.g. the bot's), so a seeded
+    search is reproducible. (The bot's default passes a fresh, randomly seeded
+    ``pyspiel.UniformProbabilitySampler`` at every sample.)"""
+
+    def resample(state: RummyState, player: int) -> RummyState:
+        seed = int(random_state.randint(2**31 - 1))
+        return state.resample_from_infostate(
+            player, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+        )
+
+    return resample
 
 
 def _register(encoding: GameEncoding) -> type[RummyGame]:
