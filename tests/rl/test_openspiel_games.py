@@ -70,7 +70,7 @@ def _dealt(game: Any, seed: int, moves: int) -> Any:
     return state
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", [*GAMES, "python_rummykit_gin(knock_melds=choose,knock_limit=40)"])
 def test_resampled_states_look_the_same_to_the_player(name: str) -> None:
     """At every decision of seeded games, for every player: the resampled state gives
     that player the same information-state string and tensor, observation and legal

@@ -120,9 +120,11 @@ def encode_observation(table: CarouselTable, seat: int) -> npt.NDArray[np.float3
             if declared:
                 counts[_TABLE_JOKERS + declared - 1] += 1
     # The lay-off faces of the public table, kept by the table until it changes.
-    for _, faces in table._table_layoffs(table.deal.table):
-        for face in faces:
-            counts[_LAYOFF + face] = 1
+    layoffs = table.table_facts().layoff_mask
+    while layoffs:
+        low = layoffs & -layoffs
+        counts[_LAYOFF + low.bit_length() - 1] = 1
+        layoffs ^= low
     dealers: list[float] = []
     sizes: list[float] = []
     totals: list[float] = []

@@ -13,8 +13,9 @@ stand for layouts built at each decision from the acting seat's hand and the tab
   (the copy limit with declared jokers is checked by the engine's layout rule);
 * the three placement ids are the exact solver's
   (:func:`~rummykit.games.carousel.arrange.best_placement`): offered when the solver
-  finds a hand card to lay (then every one of them has a placement); the best-value
-  layout is searched at once (it decides the mask), the others only when chosen.
+  finds a hand card to lay (then every one of them has a placement); each layout is
+  searched only when its id is chosen, and the mask itself rarely needs a search
+  (:mod:`rummykit.rl.carousel_melds`).
 
 What an agent cannot express: a table rearrangement other than the solver's three
 (splitting or joining melds by choice, moving a table joker to a declaration of its
@@ -35,34 +36,31 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
-from rummykit.cards import JOKER_FACE, Card, DeckSpec, build_deck, format_cards
+from rummykit.cards import DeckSpec, build_deck, format_cards
 from rummykit.games.carousel import (
     CarouselAction,
     CarouselGame,
     CarouselHand,
     CarouselHandResult,
     CarouselRules,
+    Placement,
     best_placement,
     new_hand,
 )
-from rummykit.games.carousel.layout import IllegalLayoutError, check_layout
-from rummykit.melds import is_meld
 from rummykit.rl.carousel_actions import (
     DRAW,
     END_TURN,
     KNOCK,
-    LAYOFF_BASE,
     NUM_ACTIONS,
     PLACE_BEST,
     PLACE_FEW_CHANGES,
     PLACE_MOST,
-    RUN_BASE,
-    SET_BASE,
     action_string,
 )
+from rummykit.rl.carousel_melds import TableFacts, could_place, simple_melds, table_facts
 from rummykit.rl.table import EpisodeTable
 
-__all__ = ["CarouselEpisode", "CarouselReward", "CarouselTable", "describe", "layoff_faces"]
+__all__ = ["CarouselEpisode", "CarouselReward", "CarouselTable", "describe"]
 
 CarouselEpisode = Literal["hand", "game"]
 """``hand``: one hand is an episode; ``game``: hands until the target, with the bonuses."""
@@ -71,25 +69,6 @@ CarouselReward = Literal["points", "win"]
 
 _FINITE: Final = {"draw": DRAW, "end_turn": END_TURN, "knock": KNOCK}
 _MAX_DECKS: Final = 3
-
-
-def layoff_faces(meld: Sequence[Card]) -> list[int]:
-    """The natural faces that join ``meld`` as one more card at an end (a group's
-    missing suits, a run's two ends), checked by the meld rule."""
-    from rummykit.melds import CAROUSEL_MELDS
-
-    shown = [card.declared if card.is_joker else card for card in meld]
-    faces = [card.face for card in shown if card is not None]
-    ranks = {face % 13 for face in faces}
-    suits = {face // 13 for face in faces}
-    if len(ranks) == 1:  # a group: the same rank in another suit
-        (rank,) = ranks
-        near = [suit * 13 + rank for suit in range(4) if suit not in suits]
-    else:  # a run: one step below or above, in its suit
-        (suit,) = suits
-        near = [suit * 13 + (rank + step) % 13 for rank in ranks for step in (-1, 1)]
-        near = [face for face in dict.fromkeys(near) if face % 13 not in ranks]
-    return [face for face in near if is_meld((*meld, Card(face)), CAROUSEL_MELDS)]
 
 
 class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
@@ -125,7 +104,12 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
         rules_ = self.rules
         self.decks = rules_.decks_for(players)
         self._meld_rules = rules_.meld_rules
-        self._layoffs: tuple[object, list[tuple[int, frozenset[int]]]] = (None, [])
+        self._facts: tuple[object, TableFacts | None] = (None, None)
+        self._placeable: dict[int, tuple[object, frozenset[int], bool]] = {}
+        """Per seat, the solver's last answer: (table, hand, a card can be laid)."""
+        self._values_positive = rules_.ace_high_value > 0 and rules_.joker_value > 0
+        self._best: tuple[int, Placement | None] = (-1, None)
+        """The best placement the mask search found, and the version it is for."""
 
     def action_string(self, action_id: int) -> str:
         return action_string(action_id)
@@ -162,9 +146,12 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
         return {"scores": list(game.scores), "hand": game.hand_number}
 
     def _macro(self, action_id: int) -> CarouselAction:
-        """The count and few-changes placements, searched only when chosen."""
+        """A placement, searched only when chosen (the best one may be known already)."""
         hand = self.deal
         rules = self.rules
+        version, best = self._best
+        if action_id == PLACE_BEST and version == self.version and best is not None:
+            return CarouselAction.meld(best.layout)
         placement = best_placement(
             hand.table,
             hand.hands[hand.current_player],
@@ -177,6 +164,13 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
         )
         assert placement is not None, "the solver found a placement for one objective only"
         return CarouselAction.meld(placement.layout)
+
+    def _clone_into(self, other: CarouselTable) -> None:
+        # The caches hold answers about this table's hands: a clone (or a resampled
+        # deal, adopted by a clone) starts afresh.
+        other._facts = (None, None)
+        other._placeable = {}
+        other._best = (-1, None)
 
     def hidden_classes(self, seat: int) -> list[set[int]]:
         """The stock and the other hands: all hidden since the deal (Carousel has no
@@ -214,85 +208,70 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
         legal = sorted(actions)
         return legal, list(map(actions.__getitem__, legal))
 
-    def _table_layoffs(self, table: list[tuple[Card, ...]]) -> list[tuple[int, frozenset[int]]]:
-        """Per table meld, the faces it takes as a lay-off (kept until the table changes:
-        the engine makes a new list at every meld)."""
-        kept, layoffs = self._layoffs
-        if kept is not table:
-            layoffs = [(index, frozenset(layoff_faces(meld))) for index, meld in enumerate(table)]
-            self._layoffs = (table, layoffs)
-        return layoffs
+    def table_facts(self) -> TableFacts:
+        """The facts of the current (public) table, kept until the table changes (the
+        engine makes a new table list at every meld)."""
+        table = self.deal.table
+        kept, facts = self._facts
+        if kept is not table or facts is None:
+            facts = table_facts(table)
+            self._facts = (table, facts)
+        return facts
 
     def _simple_melds(self, hand: CarouselHand, actions: dict[int, CarouselAction | None]) -> None:
         cards = hand.hands[hand.current_player]
-        by_face: dict[int, Card] = {}
-        for card in sorted(cards):
-            face = card & 63
-            if face != JOKER_FACE:
-                by_face.setdefault(face, card)
-        table = hand.table
-        jokers = any(card.is_joker for meld in table for card in meld)
-        candidates: list[tuple[int, list[tuple[Card, ...]]]] = []
-        for index, faces in self._table_layoffs(table):
-            for face in faces:
-                action_id = LAYOFF_BASE + face
-                if face in by_face and action_id not in actions:
-                    layout = list(table)
-                    layout[index] = (*table[index], by_face[face])
-                    candidates.append((action_id, layout))
-        present = [face in by_face for face in range(52)]
-        for rank in range(13):
-            suits = [suit for suit in range(4) if present[suit * 13 + rank]]
-            for missing in range(4):
-                chosen = [suit for suit in suits if suit != missing]
-                if len(chosen) == 3:
-                    meld = tuple(by_face[suit * 13 + rank] for suit in chosen)
-                    candidates.append((SET_BASE + 4 * rank + missing, [*table, meld]))
-        for suit in range(4):
-            base = suit * 13
-            for low in range(12):
-                faces3 = (base + low, base + low + 1, base + (low + 2) % 13)
-                if present[faces3[0]] and present[faces3[1]] and present[faces3[2]]:
-                    meld = tuple(by_face[face] for face in faces3)
-                    candidates.append((RUN_BASE + 12 * suit + low, [*table, meld]))
-        for action_id, layout in candidates:
-            # Natural hand cards next to a table without jokers always pass the layout
-            # rule; a declared joker may hold the last copy of a face (copy limit).
-            if jokers and not self._accepted(table, layout, cards):
-                continue
-            actions[action_id] = CarouselAction.meld(layout)
-
-    def _accepted(
-        self, table: Sequence[Sequence[int]], layout: Sequence[Sequence[int]], cards: list[Card]
-    ) -> bool:
-        try:
-            check_layout(
-                table,
-                layout,
-                cards,
-                rules=self._meld_rules,
-                decks=self.decks,
-                joker_copy_limit=self.rules.joker_copy_limit,
-            )
-        except IllegalLayoutError:
-            return False
-        return True
+        found = simple_melds(
+            self.table_facts(),
+            hand.table,
+            cards,
+            decks=self.decks,
+            copy_limit=self.rules.joker_copy_limit,
+        )
+        actions.update(found)
 
     def _placements(self, hand: CarouselHand, actions: dict[int, CarouselAction | None]) -> None:
-        rules = self.rules
-        placement = best_placement(
-            hand.table,
-            hand.hands[hand.current_player],
-            rules=self._meld_rules,
-            decks=self.decks,
-            joker_copy_limit=rules.joker_copy_limit,
-            joker_value=rules.joker_value,
-        )
-        if placement is None or not placement.cards:
-            return
-        actions[PLACE_BEST] = CarouselAction.meld(placement.layout)
-        actions[PLACE_MOST] = None  # searched only when chosen
-        actions[PLACE_FEW_CHANGES] = None
+        """The solver's ids, offered when the solver lays a card. A simple meld lays a
+        card worth something (every card is, unless the rules price aces or jokers at
+        0), so then the solver has a placement too and runs only when an id is chosen;
+        otherwise a quick necessary condition (:func:`could_place`) and a cache of the
+        last answer per seat (a hand that could lay a card still can after a draw)
+        spare most searches."""
+        seat = hand.current_player
+        cards = hand.hands[seat]
+        facts = self.table_facts()
+        if self._values_positive and any(i < DRAW for i in actions):
+            placeable = True
+        elif not could_place(facts, cards):
+            placeable = False
+        else:
+            table = hand.table
+            kept = self._placeable.get(seat)
+            held = frozenset(cards)
+            known = kept is not None and kept[0] is table and kept[1] <= held
+            if known and kept is not None and kept[2]:
+                placeable = True  # a hand that could lay a card still can
+            elif known and kept is not None and not could_place(facts, cards, held - kept[1]):
+                # Nothing could be laid before these cards came: a layout now would
+                # have to lay one of them, and none of them can join a meld.
+                placeable = False
+            else:
+                rules = self.rules
+                placement = best_placement(
+                    table,
+                    cards,
+                    rules=self._meld_rules,
+                    decks=self.decks,
+                    joker_copy_limit=rules.joker_copy_limit,
+                    joker_value=rules.joker_value,
+                )
+                placeable = placement is not None and bool(placement.cards)
+                self._placeable[seat] = (table, held, placeable)
+                if placeable:
+                    self._best = (self.version, placement)
+        if placeable:
+            actions[PLACE_BEST] = None  # each placement is searched only when chosen
+            actions[PLACE_MOST] = None
+            actions[PLACE_FEW_CHANGES] = None
 
 
 def describe(table: CarouselTable, seat: int) -> str:

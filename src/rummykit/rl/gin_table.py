@@ -233,9 +233,12 @@ class GinTable(EpisodeTable[GinAction, GinHand, GinMatch]):
         seen = {*obs.hand, *obs.discard_pile, *obs.opponent_known_cards}
         return [set(range(52)) - {int(card) for card in seen}]
 
-    def adopt_deal(self, deal: GinHand) -> None:
-        pending = self._pending  # the knock macro half done survives the resampling
-        super().adopt_deal(deal)
+    def adopt_deal(self, deal: GinHand, seat: int) -> None:
+        # The knock macro half done is the knocker's secret: it survives a resampling
+        # for the knocker; for the other seat the knocker (whose hand changed) has not
+        # started it.
+        pending = self._pending if seat == self.current_player else None
+        super().adopt_deal(deal, seat)
         if pending is not None:
             self._pending = pending
             self._legal, self._actions = self._choices()

@@ -69,7 +69,7 @@ def resample_deal(table: Any, seat: int, rng: random.Random) -> Any:
         except IllegalActionError:
             continue
         other = table.clone()
-        other.adopt_deal(replayed)
+        other.adopt_deal(replayed, seat)
         return other
     return table.clone()
 

@@ -346,8 +346,8 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         """Rename cards of ``deal``'s stock (a refilled stock being resampled)."""
         raise NotImplementedError
 
-    def adopt_deal(self, deal: DealT) -> None:
-        """Continue from ``deal``, a resampled version of the current deal (same seats,
+    def adopt_deal(self, deal: DealT, seat: int) -> None:
+        """Continue from ``deal``, the current deal resampled for ``seat`` (same seats,
         same actions played): the game's own state is rebuilt from it."""
         self._deal = deal
         self._observations = {}
