@@ -12,7 +12,7 @@ win rate against the budget goes to ``--out``::
         --out docs/images/ismcts_gin.png
 
 A hand is won by the seat with positive points; a drawn hand (the stock ran out)
-counts half.
+counts half in the win rate, and the plot also shows the shares of hands won and lost.
 """
 
 from __future__ import annotations
@@ -66,19 +66,20 @@ def play_hand(game: Any, bot: Any, bot_seat: int, seed: int) -> float:
 def evaluate(
     simulations: int, hands: int, seed: int = 0, game_name: str = GAME
 ) -> dict[str, float]:
-    """Win rate (draws half) and mean points of ISMCTS over ``hands`` hands."""
+    """ISMCTS over ``hands`` hands: win rate (draws half), hands won, lost and drawn,
+    mean points."""
     game = pyspiel.load_game(game_name)
     bot = ismcts_bot(game, simulations, seed)
-    wins = 0.0
-    points = []
-    for hand in range(hands):
-        gained = play_hand(game, bot, hand % 2, seed * 100_003 + hand)
-        points.append(gained)
-        wins += 1.0 if gained > 0 else 0.5 if gained == 0 else 0.0
+    points = [play_hand(game, bot, hand % 2, seed * 100_003 + hand) for hand in range(hands)]
+    won = sum(1 for gained in points if gained > 0)
+    lost = sum(1 for gained in points if gained < 0)
     return {
         "simulations": simulations,
         "hands": hands,
-        "win_rate": wins / hands,
+        "win_rate": (won + 0.5 * (hands - won - lost)) / hands,
+        "won": won,
+        "lost": lost,
+        "drawn": hands - won - lost,
         "mean_points": float(np.mean(points)),
     }
 
@@ -95,13 +96,18 @@ def plot(rows: Sequence[dict[str, float]], out: Path) -> None:
     hands = np.array([row["hands"] for row in rows])
     error = 1.96 * np.sqrt(rates * (1 - rates) / hands)
     figure, axes = plt.subplots(figsize=(6, 4))
-    axes.errorbar(budgets, rates, yerr=error, marker="o", capsize=4)
+    axes.errorbar(budgets, rates, yerr=error, marker="o", capsize=4, label="win rate (draw = 1/2)")
+    won = [row["won"] / row["hands"] for row in rows]
+    lost = [row["lost"] / row["hands"] for row in rows]
+    axes.plot(budgets, won, marker="^", linestyle=":", label="hands won")
+    axes.plot(budgets, lost, marker="v", linestyle=":", label="hands lost")
+    axes.legend(loc="upper left", fontsize="small")
     axes.axhline(0.5, color="grey", linestyle="--", linewidth=1)
     axes.set_xscale("log", base=2)
     axes.set_xticks(budgets, [str(int(b)) for b in budgets])
     axes.set_ylim(0, 1)
     axes.set_xlabel("ISMCTS simulations per decision (random rollouts)")
-    axes.set_ylabel("win rate vs random legal play")
+    axes.set_ylabel("share of hands vs random legal play")
     axes.set_title(f"ISMCTS in python_rummykit_gin, {int(hands[0])} hands per budget")
     figure.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -124,7 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         row = evaluate(simulations, args.hands, args.seed)
         rows.append(row)
         print(
-            f"{simulations:>5} simulations: win rate {row['win_rate']:.2f}, "
+            f"{simulations:>5} simulations: win rate {row['win_rate']:.2f} "
+            f"(won {row['won']}, lost {row['lost']}, drawn {row['drawn']}), "
             f"mean points {row['mean_points']:+.1f} over {args.hands} hands "
             f"({time.process_time() - start:.0f} s CPU)",
             flush=True,

@@ -13,8 +13,10 @@ shows (real cards and joker declarations) and which ranks and suits it holds.
   checks that rule directly instead of running the whole layout check.
 * :func:`could_place` is a quick *necessary* condition for any placement: a laid
   natural card ends in a set with two other cards of its rank (or jokers) or in a run
-  of three with two neighbours of its suit (or jokers), counting every table card and
-  joker as available. When it fails, the solver would find nothing, so it is not run.
+  of three with two neighbours of its suit (or jokers), counting every table card as
+  available, and every table joker that a real card could free as wild (the others
+  keep standing for their face). When it fails, the solver would find nothing, so it
+  is not run.
 
 >>> from rummykit.cards import parse_cards as p
 >>> facts = table_facts([tuple(p("5H 6H 7H"))])
@@ -72,15 +74,33 @@ class TableFacts:
     """Per natural face, its real cards plus the jokers declared as it."""
     jokers: int
     """Jokers on the table."""
+    declared: tuple[int, ...]
+    """The face each table joker is declared as (-1: none)."""
     suits_of_rank: tuple[int, ...]
     """Per rank, the suits of its real cards on the table (bits)."""
     ranks_of_suit: tuple[int, ...]
     """Per suit, the ranks of its real cards on the table (bits)."""
 
 
+_LAYOFFS: dict[tuple[int, ...], frozenset[int]] = {}
+"""Lay-off faces by meld: most melds outlive many tables (a meld changes only when a
+placement touches it), so they are checked once."""
+_LAYOFFS_KEPT: Final = 100_000
+
+
+def _meld_layoffs(meld: Sequence[Card]) -> frozenset[int]:
+    key = tuple(meld)
+    found = _LAYOFFS.get(key)
+    if found is None:
+        if len(_LAYOFFS) >= _LAYOFFS_KEPT:
+            _LAYOFFS.clear()
+        found = _LAYOFFS[key] = frozenset(layoff_faces(meld))
+    return found
+
+
 def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
     """The facts of a table (its melds as engine cards)."""
-    layoffs = tuple(frozenset(layoff_faces(meld)) for meld in table)
+    layoffs = tuple(_meld_layoffs(meld) for meld in table)
     mask = 0
     for faces in layoffs:
         for face in faces:
@@ -89,19 +109,23 @@ def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
     suits = [0] * 13
     ranks = [0] * 4
     jokers = 0
+    declarations: list[int] = []
     for meld in table:
         for card in meld:
             face = card & _FACE
             if face == JOKER_FACE:
                 jokers += 1
                 declared = card // PHYSICAL_IDS  # the declared face, plus one
+                declarations.append(declared - 1)
                 if declared:
                     shown[declared - 1] += 1
             else:
                 shown[face] += 1
                 suits[face % 13] |= 1 << (face // 13)
                 ranks[face // 13] |= 1 << (face % 13)
-    return TableFacts(layoffs, mask, tuple(shown), jokers, tuple(suits), tuple(ranks))
+    return TableFacts(
+        layoffs, mask, tuple(shown), jokers, tuple(declarations), tuple(suits), tuple(ranks)
+    )
 
 
 def simple_melds(
@@ -179,7 +203,21 @@ def could_place(
         faces = {card & _FACE for card in only}
         if JOKER_FACE in faces:
             return True
-    jokers = facts.jokers
+    # A table joker changes its declaration only when freed by a real card of the face
+    # it stands for (rules/carousel.md section 3): without one on the table or in the
+    # hand it stays that face wherever it goes, so it counts as that card, not as wild.
+    jokers = 0
+    hand_faces = {card & _FACE for card in cards}
+    for declared in facts.declared:
+        if (
+            declared < 0
+            or declared in hand_faces
+            or facts.ranks_of_suit[declared // 13] >> (declared % 13) & 1
+        ):
+            jokers += 1
+        else:
+            suits[declared % 13] |= 1 << (declared // 13)
+            ranks[declared // 13] |= 1 << (declared % 13)
     for face in faces:
         rank, suit = face % 13, face // 13
         if (suits[rank] & ~(1 << suit)).bit_count() + jokers >= 2:
