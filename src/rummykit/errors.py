@@ -10,6 +10,14 @@ working.
 ... except RummykitError as error:
 ...     (error.code, error.option)
 ('invalid_option', 'knock_limit')
+
+An illegal action names the rule it breaks by its stable id (the rules pages anchor
+every rule under its id, :mod:`rummykit.rules` indexes them), and its message cites it
+as people read it:
+
+>>> error = IllegalActionError("seat 0 cannot discard 7H: just taken", code="x", rule="gin-3.5")
+>>> error.rule, str(error)
+('gin-3.5', 'seat 0 cannot discard 7H: just taken (Gin rules §3.5)')
 """
 
 from __future__ import annotations
@@ -31,6 +39,8 @@ __all__ = [
     "UnknownRuleError",
     "UnknownRulesPageError",
     "UnknownVariantError",
+    "cite_rule",
+    "rule_citation",
 ]
 
 
@@ -56,6 +66,22 @@ def _rebuild(cls: type[RummykitError], message: str, state: dict[str, Any]) -> R
     ValueError.__init__(error, message)
     error.__dict__.update(state)
     return error
+
+
+def rule_citation(rule: str) -> str:
+    """How a message names the rule with stable id ``rule``.
+
+    >>> rule_citation("gin-3.2"), rule_citation("carousel-5.3")
+    ('Gin rules §3.2', 'Carousel rules §5.3')
+    """
+    game, _, number = rule.partition("-")
+    return f"{game.capitalize()} rules §{number}"
+
+
+def cite_rule(message: str, rule: str | None) -> str:
+    """``message`` followed by the citation of ``rule`` in parentheses (unchanged when
+    no rule applies): every refusal names its rule in these words."""
+    return message if rule is None else f"{message} ({rule_citation(rule)})"
 
 
 class InvalidCardError(RummykitError):
@@ -99,8 +125,12 @@ class IllegalActionError(RummykitError):
     """The action is well formed but the rules forbid it here and now.
 
     The state is left unchanged. ``code`` is stable (for programs), the message is for
-    people and names the seat, the card and the rule. ``numbers`` holds the counts the
-    message quotes (such as ``deadwood`` and ``limit``), so that
+    people and names the seat, the card and the rule. ``rule`` is the stable id of the
+    rule the action breaks (``gin-3.5``), or ``None`` when it breaks no rule of the game
+    (a card that is not in the hand); the message given is completed with the rule's
+    citation (:func:`cite_rule`), so raise sites never spell it out; ``reason`` keeps
+    the message as given, for a refusal that words its own around it. ``numbers`` holds
+    the counts the message quotes (such as ``deadwood`` and ``limit``), so that
     :func:`rummykit.refusals.explain` can say it again in another language.
     """
 
@@ -116,7 +146,8 @@ class IllegalActionError(RummykitError):
         rule: str | None = None,
         numbers: Mapping[str, int] | None = None,
     ) -> None:
-        super().__init__(message, code=code)
+        super().__init__(cite_rule(message, rule), code=code)
+        self.reason = message
         self.seat = seat
         self.numbers: dict[str, int] = dict(numbers or {})
         # The card's id (``rummykit.cards.format_card`` names it): the error tree sits

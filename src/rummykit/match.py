@@ -227,10 +227,14 @@ class Match(ABC, Generic[HandT, ResultT]):
             raise IllegalActionError(
                 f"the {self._game_word} is over; {action} is not possible",
                 code=f"{self._game_word}_over",
+                rule=self._over_rule,
             )
 
     _game_word: ClassVar[str] = "game"
     """``match`` for Gin, whose refusals and events say so."""
+
+    _over_rule: ClassVar[str | None] = None
+    """The id of the game's rule that ends it, which a move after the end breaks."""
 
     # -- play ----------------------------------------------------------------------------
 

@@ -162,7 +162,7 @@ def _as_set(
     open_jokers = [c for c, face in stand_ins if face is None]
     faces: list[Card | None] = []
     # A lone undeclared joker beside three naturals has exactly one suit left; with two
-    # naturals its suit stays open (rules/rami.md section 3).
+    # naturals its suit stays open (the Rami rules, §rami-3.6).
     resolvable = len(open_jokers) == len(free_suits)
     for _card, face in stand_ins:
         if face is not None:
@@ -204,7 +204,7 @@ def _as_run(
         spare = open_jokers - gaps
         if spare < 0:
             continue
-        # Extend downward first: an end joker takes the lower position (rules/rami.md 3).
+        # Extend downward first: an end joker takes the lower position (§rami-3.5).
         min_low = 1 if rules.ace_low else 2
         max_high = 14 if rules.ace_high else 13
         start = max(min_low, low - spare)

@@ -31,7 +31,7 @@ PLAN: list[tuple[str, int, dict[str, Any], tuple[str, ...], range]] = [
     (
         "gin",
         2,
-        {"target": 40, "first_turn_after_double_pass": "any", "undercut_on_tie": False},
+        {"target": 40, "first_turn_after_double_pass": "stock_only", "undercut_on_tie": False},
         ("heuristic", "easy"),
         range(5000, 5024),
     ),
@@ -77,7 +77,18 @@ PLAN: list[tuple[str, int, dict[str, Any], tuple[str, ...], range]] = [
         ("heuristic",) * 6,
         range(17000, 17012),
     ),
-    ("rami", 3, {"end_mode": "elimination", "limit": 150}, ("heuristic",) * 3, range(18000, 18008)),
+    (
+        "rami",
+        3,
+        {
+            "end_mode": "elimination",
+            "limit": 150,
+            "end_joker_shifts": True,
+            "rami_sec_exempt_opening": True,
+        },
+        ("heuristic",) * 3,
+        range(18000, 18008),
+    ),
     (
         "rami",
         4,

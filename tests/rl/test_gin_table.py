@@ -15,7 +15,7 @@ from rummykit.rl.gin_table import GinTable
 
 RULE_SETS = [
     GinRules(),
-    GinRules(knock_limit=3, first_turn_after_double_pass="any", big_gin_from_discard=False),
+    GinRules(knock_limit=3, first_turn_after_double_pass="stock_only", big_gin_from_discard=False),
     GinRules(auto_layoff=False, knocker_arrangement="explicit", stock_floor=0),
     GinRules(ace_high_runs=True, chained_layoffs=False),
 ]

@@ -50,7 +50,7 @@ PLAYS = frozenset({OPEN, OPEN_KEEP_JOKERS, MELD, MELD_KEEP_JOKERS})
 """Macro ids a greedy policy prefers, to reach positions with a full table quickly."""
 RULE_SETS = [
     (RamiRules(), 4),
-    (RamiRules(opening_threshold=40, jokers="per_deck", end_joker_shifts=False), 2),
+    (RamiRules(opening_threshold=40, jokers="per_deck", end_joker_shifts=True), 2),
     (RamiRules(mandatory_final_discard=True, play_after_open_same_turn=False), 3),
     (RamiRules(discard_must_be_melded=True, one_card_must_draw_stock=True), 5),
     (RamiRules(opening_requires_pure_run=True, discard_from_second_round=True), 6),

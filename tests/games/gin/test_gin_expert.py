@@ -42,7 +42,7 @@ def test_levels_play_only_legal_actions(level: str) -> None:
 
 
 def test_levels_play_legal_actions_under_other_rules() -> None:
-    rules = GinRules(knock_limit=5, ace_high_runs=True, first_turn_after_double_pass="any")
+    rules = GinRules(knock_limit=5, ace_high_runs=True, first_turn_after_double_pass="stock_only")
     for level in LEVELS:
         bots: list[AnyGinBot] = [GinExpertBot(level, rules=rules, seed=3), GinHeuristicBot(rules)]
         _play_hand(new_hand(rules, seed=9), bots)

@@ -73,7 +73,8 @@ def test_section8_defaults_are_the_reference_rules() -> None:
     assert (rules.undercut_bonus, rules.game_bonus, rules.line_bonus) == (25, 100, 25)
     assert rules.undercut_on_tie and not rules.shutout_allows_draws
     assert (rules.shutout_multiplier, rules.stock_floor) == (2, 2)
-    assert rules.first_turn_after_double_pass == "stock_only"
+    # After two passes the starter draws from the stock or the pile (§gin-3.3).
+    assert rules.first_turn_after_double_pass == "any"
     assert rules.big_gin_from_discard and rules.chained_layoffs and rules.auto_layoff
     assert rules.knocker_arrangement == "auto"
     assert rules.redeal_after_draw == "same_dealer"
@@ -300,6 +301,7 @@ def test_section8_stock_floor_higher() -> None:
 
 
 def test_section8_first_turn_after_double_pass_any() -> None:
+    """§gin-3.3: after both pass the upcard the starter takes a normal turn (the default)."""
     hand = new_hand(GinRules(first_turn_after_double_pass="any"), seed=21, dealer=1)
     upcard = hand.upcard
     assert upcard is not None

@@ -121,8 +121,10 @@ def test_section3_upcard_taken_in_offer2_then_starting_player_draws() -> None:
     assert other in hand_of(hand, 0)
 
 
-def test_section9_case7_double_pass_starting_player_must_draw_from_stock() -> None:
-    hand = new_hand(GinRules(), seed=7, dealer=0)
+def test_section9_case7_double_pass_stock_only_option() -> None:
+    """§gin-3.3 with first_turn_after_double_pass=stock_only: after two passes the
+    starting player must draw from the stock."""
+    hand = new_hand(GinRules(first_turn_after_double_pass="stock_only"), seed=7, dealer=0)
     starter = hand.starting_player
     assert starter == 1 and hand.current_player == 1
     hand.apply(PASS)

@@ -146,7 +146,7 @@ def test_matches_under_other_options_complete() -> None:
     variants = [
         GinRules(knock_limit=0, auto_layoff=False, knocker_arrangement="explicit"),
         GinRules(chained_layoffs=False, ace_high_runs=True, redeal_after_draw="alternate"),
-        GinRules(stock_floor=0, first_turn_after_double_pass="any", big_gin_bonus=0),
+        GinRules(stock_floor=0, first_turn_after_double_pass="stock_only", big_gin_bonus=0),
         GinRules(target=50, undercut_on_tie=False, shutout_allows_draws=True),
     ]
     for number, rules in enumerate(variants):

@@ -20,8 +20,8 @@ from rummykit.games.rami.table import (
 from rummykit.melds import InvalidMeldError
 
 
-def combo(text: str, owner: int = 0):  # type: ignore[no-untyped-def]
-    return combination_from_cards(cards(text), owner)
+def combo(text: str, owner: int = 0, *, shifts: bool = False):  # type: ignore[no-untyped-def]
+    return combination_from_cards(cards(text), owner, shifts=shifts)
 
 
 # --------------------------------------------------------------- section 9, cases 1-3
@@ -117,33 +117,37 @@ def test_ace_layoffs_and_the_thirteen_card_limit() -> None:
 
 
 def test_section9_case18_end_joker_shift() -> None:
-    run = combo("JK 7S 8S")
+    """§rami-3.7 with end_joker_shifts=true: the real card of an end joker shifts it."""
+    run = combo("JK 7S 8S", shifts=True)
     assert run.shift_face == card("6S") and run.swap_face == -1
-    assert str(lay_off(run, card("6S"))) == "6S 7S 8S JK=9S"
-    high = combo("AS 2S JK")  # Jo=3S, the other end is beyond the ace
+    assert str(lay_off(run, card("6S"), shifts=True)) == "6S 7S 8S JK=9S"
+    high = combo("AS 2S JK", shifts=True)  # Jo=3S, the other end is beyond the ace
     assert high.shift_face == -1 and high.swap_face == card("3S")
     with pytest.raises(CombinationError, match="only a joker swap") as info:
-        lay_off(high, card("3S"))
+        lay_off(high, card("3S"), shifts=True)
     assert info.value.code == "needs_swap"
-    interior = combo("7S JK 9S")
+    interior = combo("7S JK 9S", shifts=True)
     with pytest.raises(CombinationError, match="only a joker swap"):
-        lay_off(interior, card("8S"))
-    swapped, joker = swap_joker(interior, card("8S"))
+        lay_off(interior, card("8S"), shifts=True)
+    swapped, joker = swap_joker(interior, card("8S"), shifts=True)
     assert str(swapped) == "7S 8S 9S" and joker == card("JK")
 
 
 def test_shift_at_the_high_end_goes_down() -> None:
-    run = lay_off(combo("JK 7S 8S"), card("6S"))  # 6S 7S 8S JK=9S
-    assert str(lay_off(run, card("9S"))) == "JK=5S 6S 7S 8S 9S"
+    """§rami-3.7 with end_joker_shifts=true, at the high end."""
+    run = lay_off(combo("JK 7S 8S", shifts=True), card("6S"), shifts=True)  # 6S 7S 8S JK=9S
+    assert str(lay_off(run, card("9S"), shifts=True)) == "JK=5S 6S 7S 8S 9S"
 
 
 def test_no_shift_option_makes_end_jokers_swappable() -> None:
+    """§rami-3.7, the default: an end joker is taken by a swap; with
+    end_joker_shifts=true the same swap is refused (the card is laid off instead)."""
     run = combination_from_cards(cards("JK 7S 8S"), shifts=False)
     assert run.shift_face == -1 and run.swap_face == card("6S")
     swapped, _ = swap_joker(run, card("6S"), shifts=False)
     assert str(swapped) == "6S 7S 8S"
     with pytest.raises(CombinationError) as info:
-        swap_joker(combo("JK 7S 8S"), card("6S"))
+        swap_joker(combo("JK 7S 8S", shifts=True), card("6S"), shifts=True)
     assert info.value.code == "joker_shifts"
 
 

@@ -20,13 +20,14 @@ from rummykit.games.rami.layoffs import (
 from rummykit.games.rami.table import combination_from_cards, lay_off
 
 
-def table(*texts: str) -> list:  # type: ignore[type-arg]
-    return [combination_from_cards(parse_cards(text), owner=1) for text in texts]
+def table(*texts: str, shifts: bool = False) -> list:  # type: ignore[type-arg]
+    return [combination_from_cards(parse_cards(t), owner=1, shifts=shifts) for t in texts]
 
 
 def test_layoffs_include_shifts_and_joker_layoffs() -> None:
+    """With end_joker_shifts=true (§rami-3.7) the shifting card is a lay-off."""
     hand = parse_cards("6S 9S JK KD")
-    moves = layoff_moves(hand, table("JK 7S 8S", "KH KS KC"))
+    moves = layoff_moves(hand, table("JK 7S 8S", "KH KS KC", shifts=True))
     assert [str(m) for m in moves] == [
         "layoff 6S to 1",
         "layoff 9S to 1",
@@ -76,7 +77,8 @@ def _positions(count: int) -> list[RamiRound]:
     found = []
     rng = random.Random(5)
     for seed in range(200):
-        rnd = new_round(RamiRules(), 4, seed=seed)
+        # Both readings of an end joker's real card (§rami-3.7): a swap, or a shift.
+        rnd = new_round(RamiRules(end_joker_shifts=seed % 2 == 1), 4, seed=seed)
         bots = [RamiRandomBot(seed * 4 + s) for s in range(4)]
         while not rnd.is_over and len(found) < count:
             seat = rnd.current_player
@@ -121,5 +123,5 @@ def test_lay_off_results_stay_valid_combinations() -> None:
     for rnd in _positions(30):
         for move in layoff_moves(rnd.hands[rnd.current_player], rnd.table):
             assert move.card is not None and move.target is not None
-            grown = lay_off(rnd.table[move.target], move.card)
+            grown = lay_off(rnd.table[move.target], move.card, shifts=rnd.rules.end_joker_shifts)
             assert len(grown.cards) == len(rnd.table[move.target].cards) + 1

@@ -56,16 +56,18 @@ def test_section7_example3_ace_values() -> None:
 
 
 def test_section4_rami_sec_exemption_below_threshold() -> None:
-    # 13 cards worth 34 laid, one left to discard: legal (rules/rami.md section 9 case 19).
+    """§rami-4.6 with rami_sec_exempt_opening=true: 13 cards worth 34 laid, one left to
+    discard, is a legal opening; by default the threshold binds it too."""
+    exempt = RamiRules(rami_sec_exempt_opening=True)
     hand = parse_cards("AS 2S 3S 4S AC 2C 3C 2D 3D 4D 2H 3H 4H KC")
-    best = best_opening(hand)
+    best = best_opening(hand, exempt)
     assert best is not None and best.exempt
     assert best.value == 34 and best.cards_left == tuple(parse_cards("KC"))
-    assert best_opening(hand, RamiRules(rami_sec_exempt_opening=False)) is None
+    assert best_opening(hand) is None
     # The one card left may not be the card just taken from the discard pile.
-    assert best_opening(hand, taken=parse_cards("KC")[0]) is None
+    assert best_opening(hand, exempt, taken=parse_cards("KC")[0]) is None
     # Two cards left: no exemption.
-    assert best_opening([*hand, *parse_cards("9D")]) is None
+    assert best_opening([*hand, *parse_cards("9D")], exempt) is None
 
 
 def test_opening_prefers_the_least_penalty_left() -> None:

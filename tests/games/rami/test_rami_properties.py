@@ -25,7 +25,8 @@ RULE_SETS = [
     preset("rami51-house"),
     RamiRules(max_turns=60, max_reshuffles=1),
     RamiRules(discard_must_be_melded=True, opening_threshold=30),
-    RamiRules(mandatory_final_discard=True, end_joker_shifts=False, opening_threshold=40),
+    RamiRules(mandatory_final_discard=True, end_joker_shifts=True, opening_threshold=40),
+    RamiRules(rami_sec_exempt_opening=True, opening_threshold=30),
     RamiRules(discard_from_second_round=True, one_card_must_draw_stock=True),
     RamiRules(play_after_open_same_turn=False, opening_requires_pure_run=True),
 ]

@@ -168,8 +168,8 @@ def test_section9_case8_discard_must_be_melded() -> None:
 
 def test_discard_must_be_melded_with_an_opening_and_a_layoff() -> None:
     rules = RamiRules(discard_must_be_melded=True)
-    rnd = rig(hands={0: "KH KS 5C 6C 7C 2D"}, discard="KD", rules=rules)
-    rnd.apply(A.take_discard(A.open(["KH KS KD", "5C 6C 7C"])))
+    rnd = rig(hands={0: "KH KS 9C TC JC 2D"}, discard="KD", rules=rules)
+    rnd.apply(A.take_discard(A.open(["KH KS KD", "9C TC JC"])))
     assert rnd.opened[0]
     rnd = rig(hands={0: "2C 3D"}, table=[(1, "6S 7S 8S")], discard="9S", rules=rules, opened=[0])
     rnd.apply(A.take_discard(A.layoff("9S", 0)))
@@ -374,11 +374,14 @@ def test_a_play_that_strands_the_taken_card_is_rejected() -> None:
 
 
 def test_section9_case18_end_joker_shift_and_interior_joker_needs_a_swap() -> None:
+    """§rami-3.7 with end_joker_shifts=true: the real card of an end joker is laid off
+    and moves the joker to the other end; an interior joker still needs a swap."""
     rnd = rig(
         hands={0: "6S 8S@1 2C 3C"},
         table=[(1, "JK 7S 8S"), (2, "7S@1 JK@1 9S")],
         phase="play",
         opened=[0],
+        rules=RamiRules(end_joker_shifts=True),
     )
     assert table_text(rnd) == ["JK=6S 7S 8S", "7S JK=8S 9S"]
     rnd.apply(A.layoff("6S", 0))
@@ -388,6 +391,7 @@ def test_section9_case18_end_joker_shift_and_interior_joker_needs_a_swap() -> No
 
 
 def test_end_joker_shifts_false_makes_it_a_swap() -> None:
+    """§rami-3.7, the default: the real card of an end joker takes it by a joker swap."""
     rules = RamiRules(end_joker_shifts=False)
     rnd = rig(
         hands={0: "6S 2C 3C 9D"},
@@ -402,11 +406,13 @@ def test_end_joker_shifts_false_makes_it_a_swap() -> None:
 
 
 def test_shifting_end_joker_cannot_be_swapped_when_it_shifts() -> None:
+    """§rami-3.7 with end_joker_shifts=true: the card that shifts the joker is a lay-off."""
     rnd = rig(
         hands={0: "6S 2C 3C 9D"},
         table=[(1, "JK 7S 8S"), (2, "4H 5H 6H")],
         phase="play",
         opened=[0],
+        rules=RamiRules(end_joker_shifts=True),
     )
     illegal(rnd, A.swap_joker("6S", 0, joker_target=1), "joker_shifts", "lay 6S off")
 
@@ -415,8 +421,14 @@ def test_shifting_end_joker_cannot_be_swapped_when_it_shifts() -> None:
 
 
 def test_section9_case19_rami_sec_below_the_threshold() -> None:
+    """§rami-4.6 with rami_sec_exempt_opening=true: an opening that goes out this turn
+    may fall short of the threshold."""
     hand = "AS 2S 3S 4S AC 2C 3C 2D 3D 4D 2H 3H 4H"
-    rnd = rig(hands={0: hand, 1: "7C KD AS@1 JK", 2: "KS QS 9D 9C 5H 2C@1"}, stock_top="KC")
+    rnd = rig(
+        hands={0: hand, 1: "7C KD AS@1 JK", 2: "KS QS 9D 9C 5H 2C@1"},
+        stock_top="KC",
+        rules=RamiRules(rami_sec_exempt_opening=True),
+    )
     rnd.apply(A.draw_stock())
     rnd.apply(A.open(["AS 2S 3S 4S", "AC 2C 3C", "2D 3D 4D", "2H 3H 4H"]))
     assert rnd.history[-1].detail == {
@@ -433,8 +445,9 @@ def test_section9_case19_rami_sec_below_the_threshold() -> None:
 
 
 def test_section9_case19_same_opening_leaving_two_cards_rejected() -> None:
+    """§rami-4.6 with rami_sec_exempt_opening=true: two cards left is no going out."""
     hand = "AS 2S 3S 4S AC 2C 3C 2D 3D 4D 2H 3H 4H"
-    rnd = rig(hands={0: hand}, stock_top="KC")
+    rnd = rig(hands={0: hand}, stock_top="KC", rules=RamiRules(rami_sec_exempt_opening=True))
     rnd.apply(A.draw_stock())
     rnd.hands[0].append(rnd.stock.pop())  # a second spare card (cards still conserved)
     illegal(
@@ -446,6 +459,7 @@ def test_section9_case19_same_opening_leaving_two_cards_rejected() -> None:
 
 
 def test_rami_sec_exemption_off() -> None:
+    """§rami-4.6, the default: the threshold binds an opening that goes out too."""
     rules = RamiRules(rami_sec_exempt_opening=False)
     rnd = rig(hands={0: "AS 2S 3S 4S AC 2C 3C 2D 3D 4D 2H 3H 4H"}, stock_top="KC", rules=rules)
     rnd.apply(A.draw_stock())

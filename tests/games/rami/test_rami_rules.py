@@ -36,7 +36,8 @@ def test_section8_defaults_are_the_reference_rules() -> None:
     assert rules.play_after_open_same_turn
     assert (rules.joker_hand_value, rules.ace_hand_value) == (20, 11)
     assert (rules.unopened_penalty, rules.rami_sec) == ("count", "double")
-    assert rules.rami_sec_exempt_opening and rules.end_joker_shifts
+    # The threshold binds rami sec too (§rami-4.6); an end joker's real card swaps (§rami-3.7).
+    assert not rules.rami_sec_exempt_opening and not rules.end_joker_shifts
     assert rules.winner_bonus == 0 and not rules.one_card_must_draw_stock
     assert (rules.max_reshuffles, rules.max_turns) == (2, 300)
     assert rules.blocked_winner_scores_zero

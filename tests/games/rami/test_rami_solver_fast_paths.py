@@ -30,7 +30,7 @@ RULES = [
     RamiRules(),
     RamiRules(opening_threshold=40, joker_hand_value=25, ace_hand_value=1),
     RamiRules(opening_requires_pure_run=True, mandatory_final_discard=True),
-    RamiRules(rami_sec_exempt_opening=False, opening_threshold=30),
+    RamiRules(rami_sec_exempt_opening=True, opening_threshold=30),
 ]
 
 

@@ -1,6 +1,6 @@
 """Carousel placement: the hand cards worth the most that can be laid, exactly.
 
-In Carousel (rules/carousel.md sections 2-3) a meld action submits the whole new table.
+In Carousel (the Carousel rules, sections 2-3) a meld action submits the whole new table.
 :func:`best_placement` finds, exactly, the hand cards worth the most (or the most cards)
 that can be laid, together with a complete legal layout that shows how: one that
 :func:`rummykit.games.carousel.layout.check_layout` (the engine's rule) accepts.
@@ -73,7 +73,7 @@ def best_placement(
     ``joker_value``, courts 10, pips, ace 1), ties going to more cards;
     ``objective="count"`` maximises the cards laid, ties going to more value. Every
     table card is used, jokers keep their declaration unless freed by a real card
-    (rules/carousel.md section 3), freed jokers are re-declared and stay on the table,
+    (§carousel-3.7, §carousel-3.8), freed jokers are re-declared and stay on the table,
     and with ``joker_copy_limit`` no face appears more than ``decks`` times. Returns
     ``None`` when no hand card can be laid (a meld action needs one). The table's
     melds are taken to be legal (an engine's table always is).

@@ -1,6 +1,6 @@
 """A Carousel game: hands until someone reaches the target, then the bonuses.
 
-rules/carousel.md section 6: after a hand, when any cumulative score reaches 150 the game
+The Carousel rules, section 6: after a hand, when any cumulative score reaches 150 the game
 ends; every player at or above it gets the game bonus; the round bonus (25 per round won)
 goes to the others (default) or to everyone; the highest total wins, equal totals share.
 """
@@ -53,7 +53,7 @@ class CarouselGameResult:
 def carousel_final_totals(
     scores: Sequence[int], rounds_won: Sequence[int], rules: CarouselRules
 ) -> CarouselGameResult:
-    """Final totals (rules/carousel.md section 6).
+    """Final totals (the Carousel rules, section 6).
 
     >>> carousel_final_totals([162, 151, 120], [5, 4, 3], CarouselRules()).totals
     (262, 251, 195)
@@ -92,6 +92,7 @@ class CarouselGame(Match[CarouselHand, CarouselGameResult]):
 
     record_kind = "carousel-game"
     rules_type = CarouselRules
+    _over_rule = "carousel-6.1"
     rules: CarouselRules
     results: list[CarouselHandResult]
 

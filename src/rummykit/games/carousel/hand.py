@@ -1,4 +1,4 @@
-"""Carousel: manipulation rummy with up to three draws and a knock (rules/carousel.md).
+"""Carousel: manipulation rummy with up to three draws and a knock (the Carousel rules).
 
 Every turn begins with an automatic draw. While the player has drawn fewer than three
 cards and has not melded, he either draws again or submits a meld: the **complete new
@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
 from rummykit.cards import (
     JOKER_FACE,
@@ -55,7 +55,6 @@ __all__ = [
     "score_carousel_hand",
 ]
 
-_SPEC: Final = "rules/carousel.md"
 Phase = Literal["play", "over"]
 
 
@@ -205,7 +204,7 @@ class CarouselHand:
         )
 
     def may_meld(self) -> bool:
-        """Whether the player to act may submit a meld now (section 3)."""
+        """Whether the player to act may submit a meld now (§carousel-3.2, §carousel-3.3)."""
         if self.phase != "play":
             return False
         if self.final_lap or self.melded or self.draws < self.rules.max_draws:
@@ -294,6 +293,7 @@ class CarouselHand:
                 f"seat {seat}: the hand is over; {action.kind} is not possible",
                 code="hand_over",
                 seat=seat,
+                rule="carousel-4.1",
             )
         return seat
 
@@ -301,18 +301,18 @@ class CarouselHand:
         if self.may_draw():
             return
         if self.final_lap:
-            why = "final-lap turns have no draw"
+            why, rule = "final-lap turns have no draw", "carousel-4.4"
         elif self.melded:
-            why = "once a meld has been made no further draw that turn"
+            why, rule = "once a meld has been made no further draw that turn", "carousel-3.3"
         elif self.draws >= self.rules.max_draws:
-            why = f"at most {self.rules.max_draws} draws per turn"
+            why, rule = f"at most {self.rules.max_draws} draws per turn", "carousel-3.1"
         else:
-            why = "the stock is empty"
+            why, rule = "the stock is empty", "carousel-4.4"
         raise IllegalActionError(
-            f"seat {seat} cannot draw again: {why} ({_SPEC} section 3)",
+            f"seat {seat} cannot draw again: {why}",
             code="draw_not_allowed",
             seat=seat,
-            rule=f"{_SPEC} section 3",
+            rule=rule,
         )
 
     def _draw(self, seat: int) -> list[Event]:
@@ -336,10 +336,10 @@ class CarouselHand:
         if not self.may_meld():
             raise IllegalActionError(
                 f"seat {seat} cannot meld now: no melding after the last "
-                f"({self.rules.max_draws}) draw of a turn ({_SPEC} section 3)",
+                f"({self.rules.max_draws}) draw of a turn",
                 code="meld_after_last_draw",
                 seat=seat,
-                rule="meld_after_last_draw",
+                rule="carousel-3.2",
             )
         hand = self.hands[seat]
         new_table = resolve_layout(self.table, hand, action.layout or (), seat)
@@ -353,10 +353,9 @@ class CarouselHand:
                 joker_copy_limit=self.rules.joker_copy_limit,
             )
         except IllegalLayoutError as error:
-            # The checker's message names the meld, the card and (mostly) the rule.
-            cited = "" if _SPEC in str(error) else f" ({error.rule or _SPEC + ' section 3'})"
+            # The checker's reason names the meld and the card; its rule is cited once.
             raise IllegalActionError(
-                f"seat {seat}: {error}{cited}",
+                f"seat {seat}: {error.reason}",
                 code="illegal_layout",
                 seat=seat,
                 card=error.card,
@@ -408,21 +407,20 @@ class CarouselHand:
         if not self.may_end_turn():
             raise IllegalActionError(
                 f"seat {seat} cannot {'knock' if knock else 'end the turn'} yet: after drawing "
-                f"{self.draws} card(s) without melding the player must meld or draw again "
-                f"({_SPEC} section 3)",
+                f"{self.draws} card(s) without melding the player must meld or draw again",
                 code="turn_not_finished",
                 seat=seat,
-                rule=f"{_SPEC} section 3",
+                rule="carousel-3.11",
             )
         if knock:
             value = self.hand_value(seat)
             if value > self.rules.knock_limit:
                 raise IllegalActionError(
                     f"seat {seat} cannot knock: hand value {value} is over the knock limit of "
-                    f"{self.rules.knock_limit} ({_SPEC} section 4)",
+                    f"{self.rules.knock_limit}",
                     code="hand_over_knock_limit",
                     seat=seat,
-                    rule="knock_limit",
+                    rule="carousel-4.2",
                 )
 
     def _end_turn(self, seat: int, *, knock: bool) -> list[Event]:

@@ -1,12 +1,12 @@
 """The Carousel layout rule: whether a submitted new table may replace the old one.
 
-In Carousel (rules/carousel.md sections 2-3) a meld action submits the whole new table.
+In Carousel (the Carousel rules, sections 2-3) a meld action submits the whole new table.
 :func:`check_layout` decides whether one submitted layout is legal and says why not;
 the hand engine calls it for every meld, and the placement search
 (:mod:`rummykit.games.carousel.arrange`) builds only layouts it accepts.
 :func:`resolve_layout` maps a layout written in notation onto the physical cards.
 
-Cards are compared as a player sees them (rules/carousel.md section 3):
+Cards are compared as a player sees them (§carousel-3.4):
 
 * **Natural cards by face.** The two copies of a face in a two-deck game cannot be told
   apart, so a layout written in notation (every natural card is copy 0) is matched to
@@ -19,7 +19,7 @@ Cards are compared as a player sees them (rules/carousel.md section 3):
 * **Copy limit** (``joker_copy_limit``): on the new table no face appears, counting real
   cards and declarations, more often than there are decks. It is checked on the whole
   new table, so a real card cannot join a table where a joker already stands for its
-  last free copy unless that joker is freed (DESIGN decision, rules/carousel.md 2-3).
+  last free copy unless that joker is freed (§carousel-2.5, §carousel-3.9).
 
 >>> from rummykit.cards import parse_cards as p
 >>> table = [p("4S JK=5S 6S"), p("9H 9S 9C")]
@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, NoReturn
+from typing import NoReturn
 
 from rummykit.cards import JOKER_FACE, Card, format_card, format_cards
 from rummykit.errors import IllegalActionError, InvalidMeldError
@@ -53,16 +53,14 @@ __all__ = [
     "resolve_layout",
 ]
 
-_SPEC: Final = "rules/carousel.md"
-
 
 class IllegalLayoutError(IllegalActionError):
     """A submitted layout breaks a rule; the message names the meld, the card and the rule.
 
     ``code`` is stable for programs: ``table_card_removed``, ``joker_removed``,
     ``not_in_hand``, ``no_hand_card``, ``undeclared_joker``, ``joker_not_freed``,
-    ``copy_limit``, ``invalid_meld``. ``meld`` is the 1-based index of the offending
-    meld in the new layout when there is one.
+    ``copy_limit``, ``invalid_meld``; ``rule`` the id of the rule it breaks. ``meld`` is
+    the 1-based index of the offending meld in the new layout when there is one.
     """
 
     def __init__(
@@ -70,11 +68,11 @@ class IllegalLayoutError(IllegalActionError):
         message: str,
         *,
         code: str,
+        rule: str,
         card: int | None = None,
         meld: int | None = None,
-        rule: str | None = None,
     ) -> None:
-        super().__init__(message, code=code, card=card, rule=rule or f"{_SPEC} section 3")
+        super().__init__(message, code=code, card=card, rule=rule)
         self.meld = meld
 
 
@@ -118,7 +116,7 @@ def check_layout(
 ) -> LayoutCheck:
     """Check one Carousel meld action: ``new_table`` replaces ``old_table``.
 
-    Legal iff (rules/carousel.md section 3): every old table card is still on the
+    Legal iff (the Carousel rules, section 3): every old table card is still on the
     table; the cards added come from ``hand`` and there is at least one; every joker
     stays on the table, is declared, and keeps its declaration unless freed (for each
     card ``c``, jokers whose declaration changes away from ``c`` are no more than the
@@ -207,8 +205,9 @@ class _Tables:
                 raise IllegalLayoutError(
                     f"cannot remove {format_card(face)} from the table (it was in meld "
                     f"{meld_index}: {format_cards(self.old[meld_index - 1])}); every table card "
-                    f"stays on the table ({_SPEC} section 3a)",
+                    "stays on the table",
                     code="table_card_removed",
+                    rule="carousel-3.5",
                     card=face,
                 )
         if len(self.new_jokers) < sum(self.old_decl.values()):
@@ -216,9 +215,9 @@ class _Tables:
             shown = format_card(Card(JOKER_FACE).declare(min(missing or self.old_decl)))
             raise IllegalLayoutError(
                 f"cannot remove a joker ({shown}) from the table: a joker never returns to a "
-                f"hand, and a freed joker must be placed again in the same turn ({_SPEC} "
-                "section 3)",
+                "hand, and a freed joker must be placed again in the same turn",
                 code="joker_removed",
+                rule="carousel-3.8",
                 card=JOKER_FACE,
             )
 
@@ -239,6 +238,7 @@ class _Tables:
                     if not held
                     else f"{format_card(face)} is added {extra} times but your hand holds {held}",
                     code="not_in_hand",
+                    rule="carousel-3.4",
                     card=face,
                 )
             copies = [c for c in self.hand if not c.is_joker and c.face == face]
@@ -250,14 +250,15 @@ class _Tables:
                 f"the layout has {extra_jokers} joker(s) more than the table but your hand "
                 f"holds {len(hand_jokers)}",
                 code="not_in_hand",
+                rule="carousel-3.4",
                 card=JOKER_FACE,
             )
         added.extend(c.physical for c in hand_jokers[:extra_jokers])
         if not added:
             raise IllegalLayoutError(
-                f"no card from your hand is added: a meld action lays at least one hand card "
-                f"({_SPEC} section 3b)",
+                "no card from your hand is added: a meld action lays at least one hand card",
                 code="no_hand_card",
+                rule="carousel-3.6",
             )
         return added
 
@@ -267,8 +268,9 @@ class _Tables:
             if card.declared is None:
                 raise IllegalLayoutError(
                     f"meld {index} ({format_cards(self.new[index - 1])}): a joker on the table "
-                    f"must be declared, e.g. JK=5S ({_SPEC} section 2)",
+                    "must be declared, e.g. JK=5S",
                     code="undeclared_joker",
+                    rule="carousel-2.4",
                     card=card,
                     meld=index,
                 )
@@ -300,8 +302,9 @@ class _Tables:
             f"{format_card(Card(JOKER_FACE).declare(target))}"
             + (f" (meld {where})" if where is not None else "")
             + f": the joker declared {name} was not freed ({why}); a joker keeps its "
-            f"declaration until the real card takes its place ({_SPEC} section 3)",
+            "declaration until the real card takes its place",
             code="joker_not_freed",
+            rule="carousel-3.7",
             card=face,
             meld=where,
         )
@@ -324,9 +327,10 @@ class _Tables:
             raise IllegalLayoutError(
                 (f"meld {where}: " if where is not None else "")
                 + f"{format_card(face)} appears {total} times on the table ({what}copies) but "
-                f"there {'is' if decks == 1 else 'are'} only {decks} deck(s) "
-                f"({_SPEC} section 2, joker_copy_limit)",
+                f"there {'is' if decks == 1 else 'are'} only {decks} deck(s)"
+                + (" (joker_copy_limit)" if what else ""),
                 code="copy_limit",
+                rule="carousel-2.5",
                 card=face,
                 meld=where,
             )
@@ -340,11 +344,11 @@ def _checked_melds(melds: Sequence[tuple[Card, ...]], rules: MeldRules) -> list[
             checked.append(check_meld(meld, rules))
         except InvalidMeldError as error:
             raise IllegalLayoutError(
-                f"meld {index}: {error} ({_SPEC} section 2)",
+                f"meld {index}: {error}",
                 code="invalid_meld",
                 card=meld[0] if meld else None,
                 meld=index,
-                rule=f"{_SPEC} section 2",
+                rule="carousel-2.1",
             ) from None
     return checked
 
@@ -409,11 +413,11 @@ def resolve_layout(
             if not pool:
                 raise IllegalActionError(
                     f"seat {seat} cannot place {format_card(card)}: it is neither on the "
-                    f"table (free) nor in the hand ({_SPEC} section 3b)",
+                    "table (free) nor in the hand",
                     code="card_not_available",
                     seat=seat,
                     card=card,
-                    rule=f"{_SPEC} section 3b",
+                    rule="carousel-3.4",
                 )
             row.append(pool.pop(0))
         resolved.append(row)
@@ -422,11 +426,11 @@ def resolve_layout(
         if not free_jokers:
             raise IllegalActionError(
                 f"seat {seat} cannot place {format_card(card)}: no joker is available "
-                f"on the table or in the hand ({_SPEC} section 3b)",
+                "on the table or in the hand",
                 code="card_not_available",
                 seat=seat,
                 card=card,
-                rule=f"{_SPEC} section 3b",
+                rule="carousel-3.4",
             )
         declared = card.declared
         assert declared is not None
@@ -439,12 +443,11 @@ def _kept_joker(card: Card, table_jokers: list[Card], seat: int) -> Card | None:
     or None when a free joker must stand for it."""
     if card.declared is None:
         raise IllegalActionError(
-            f"seat {seat}: a joker on the table needs a declaration, e.g. JK=5S "
-            f"({_SPEC} section 2)",
+            f"seat {seat}: a joker on the table needs a declaration, e.g. JK=5S",
             code="undeclared_joker",
             seat=seat,
             card=card,
-            rule=f"{_SPEC} section 2",
+            rule="carousel-2.4",
         )
     keep = next((j for j in table_jokers if j.declared == card.declared), None)
     if keep is not None:

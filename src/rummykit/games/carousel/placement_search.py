@@ -23,7 +23,7 @@ its live hand cards are in :mod:`rummykit.games.carousel.placement_problem`.
   on the states bounds the time, and the search stops at the first layout that lays
   every live hand card.
 
-Freeing a joker (rules/carousel.md section 3) becomes a count at its face: with ``U``
+Freeing a joker (§carousel-3.8, §carousel-3.9) becomes a count at its face: with ``U``
 items of face ``f`` on the new table (real cards and jokers still declared ``f``), ``x``
 of the ``J`` jokers declared ``f`` can be freed when ``U >= J``, as the real cards that
 take their places are then on the table; the ``x`` jokers must be placed as wild items.

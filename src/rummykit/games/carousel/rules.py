@@ -1,5 +1,5 @@
 """Carousel's rule options and its numbers: card values and how a hand is scored
-(rules/carousel.md sections 1, 5 and 9).
+(the Carousel rules, sections 1, 5 and 7).
 
 Every option is declared once, on its field (:func:`rummykit.options.option`): its range
 or choices and a line of help. The command line, the server's lobby and the checks in
@@ -34,7 +34,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CarouselRules:
-    """Every option of rules/carousel.md section 9; defaults are the reference rules."""
+    """Every option of the Carousel rules (section 7); defaults are the reference rules."""
 
     knock_limit: int = option(5, low=0, high=500, help="highest hand value a player may knock with")
     target: int = option(150, low=1, high=100_000, help="cumulative score that ends the game")
@@ -93,7 +93,7 @@ _REFERENCE = CarouselRules()
 
 
 def carousel_hand_value(cards: Iterable[int], rules: CarouselRules | None = None) -> int:
-    """Hand value: joker 25, J/Q/K 10, pips, ace 1 (rules/carousel.md section 1).
+    """Hand value: joker 25, J/Q/K 10, pips, ace 1 (§carousel-1.5).
 
     >>> from rummykit.cards import parse_cards
     >>> carousel_hand_value(parse_cards("2C 3D JK KH AS"))
@@ -129,7 +129,7 @@ def score_carousel_hand(
     rules: CarouselRules | None = None,
     first_seat: int = 0,
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Winners and points of a hand (rules/carousel.md section 5).
+    """Winners and points of a hand (the Carousel rules, section 5).
 
     ``knocker`` is the knocker or the player who went out; ``first_seat`` starts the
     turn order used to break ties under ``nonknocker_ties=knocker_rule_only``.
@@ -149,7 +149,7 @@ def score_carousel_hand(
     else:
         winners = tied
         knocker_tie = False
-    # Without a knock (stock exhausted) ties always share the win (section 5.6).
+    # Without a knock (stock exhausted) ties always share the win (§carousel-5.6).
     if (
         len(winners) > 1
         and not knocker_tie

@@ -1,4 +1,4 @@
-"""Gin Rummy's hand engine: dealing, the turn, knocking and the showdown (rules/gin.md).
+"""Gin Rummy's hand engine: dealing, the turn, knocking and the showdown (the Gin rules).
 
 A hand is a pure state machine: :func:`new_hand` deals from a seed (or an explicit card
 order), :meth:`GinHand.legal_actions` lists what the player to act may do,
@@ -61,7 +61,7 @@ from rummykit.games.gin.events import (
 from rummykit.games.gin.knocking import check_big_gin, check_knock, knock_options
 from rummykit.games.gin.observation import GinObservation, Phase
 from rummykit.games.gin.result import GinHandResult
-from rummykit.games.gin.rules import SPEC, GinRules
+from rummykit.games.gin.rules import GinRules
 from rummykit.games.gin.showdown import optimal_show, score_show, showdown_events
 
 __all__ = [
@@ -229,6 +229,7 @@ class GinHand:
                 code="hand_over",
                 seat=seat,
                 card=action.card,
+                rule="gin-3.1",
             )
         if phase == "offer":
             if kind == "take_upcard":
@@ -236,14 +237,16 @@ class GinHand:
             elif kind == "pass":
                 events = self._pass(seat)
             else:
-                raise self._wrong_phase(action, "take the upcard or pass", "3 (upcard offer)")
+                raise self._wrong_phase(action, "take the upcard or pass", "gin-3.2")
         elif phase == "draw":
             if kind == "draw_stock":
                 events = self._draw_stock(seat)
             elif kind == "draw_discard":
                 events = self._draw_discard(seat)
             else:
-                raise self._wrong_phase(action, "draw from the stock or the discard pile", "3")
+                raise self._wrong_phase(
+                    action, "draw from the stock or the discard pile", "gin-3.4"
+                )
         elif phase == "discard":
             if kind == "discard":
                 events = self._discard(seat, action)
@@ -252,26 +255,27 @@ class GinHand:
             elif kind == "big_gin":
                 events = self._big_gin(seat, action)
             else:
-                raise self._wrong_phase(action, "discard, knock or declare big gin", "3")
+                raise self._wrong_phase(action, "discard, knock or declare big gin", "gin-3.4")
         else:
             if kind != "lay_off":
-                raise self._wrong_phase(action, "show melds and lay off", "4")
+                raise self._wrong_phase(action, "show melds and lay off", "gin-5.1")
             events = self._lay_off(seat, action)
         self.actions.append(action)
         record_events(self.history, self.seen, events)
         return events
 
-    def _wrong_phase(self, action: GinAction, expected: str, section: str) -> IllegalActionError:
+    def _wrong_phase(self, action: GinAction, expected: str, rule: str) -> IllegalActionError:
+        """The refusal of an action out of its phase; ``rule`` is the one for this phase."""
         what = action.kind.replace("_", " ")
         if action.card is not None:
             what += " " + format_card(action.card)
         return IllegalActionError(
             f"seat {self.current_player} cannot {what} now: "
-            f"in the {self.phase} phase the player must {expected} ({SPEC} section {section})",
+            f"in the {self.phase} phase the player must {expected}",
             code="wrong_phase",
             seat=self.current_player,
             card=action.card,
-            rule=f"{SPEC} section {section}",
+            rule=rule,
         )
 
     def _take_upcard(self, seat: int) -> list[Event]:
@@ -304,18 +308,19 @@ class GinHand:
         if self.first_draw_stock_only:
             raise IllegalActionError(
                 f"seat {seat} cannot take {format_card(self.discard_pile[-1])} from the discard "
-                "pile: after both players passed the upcard the first draw is from the stock "
-                f"({SPEC} section 3, first_turn_after_double_pass=stock_only)",
+                "pile: with first_turn_after_double_pass=stock_only, the first draw after "
+                "both players passed the upcard is from the stock",
                 code="stock_only_after_double_pass",
                 seat=seat,
                 card=self.discard_pile[-1] if self.discard_pile else None,
-                rule="first_turn_after_double_pass",
+                rule="gin-3.3",
             )
         if not self.discard_pile:
             raise IllegalActionError(
-                f"seat {seat} cannot draw from the discard pile: it is empty ({SPEC} section 3)",
+                f"seat {seat} cannot draw from the discard pile: it is empty",
                 code="discard_pile_empty",
                 seat=seat,
+                rule="gin-3.4",
             )
         card = self.discard_pile.pop()
         self.hands[seat] |= 1 << card
@@ -331,7 +336,6 @@ class GinHand:
                 code="card_not_in_hand",
                 seat=seat,
                 card=card,
-                rule="cards in hand",
             )
 
     def _discard(self, seat: int, action: GinAction) -> list[Event]:
@@ -341,11 +345,11 @@ class GinHand:
         if card == self.taken_card:
             raise IllegalActionError(
                 f"seat {seat} cannot discard {format_card(card)}: a card taken from the "
-                f"discard pile may not be discarded in the same turn ({SPEC} section 3)",
+                "discard pile may not be discarded in the same turn",
                 code="discard_taken_card",
                 seat=seat,
                 card=card,
-                rule=f"{SPEC} section 3",
+                rule="gin-3.5",
             )
         self.hands[seat] &= ~(1 << card)
         self.known[seat] &= ~(1 << card)

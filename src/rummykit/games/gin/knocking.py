@@ -1,5 +1,5 @@
 """Knocking in Gin Rummy: which cards a player may knock with, and checking a knock,
-big gin, or the melds a player names (rules/gin.md sections 2 and 3).
+big gin, or the melds a player names (the Gin rules, §gin-2.1 to §gin-4.4).
 
 Pure functions of a hand's card mask, so the engine only records what they decide.
 """
@@ -19,7 +19,7 @@ from rummykit.games.gin.deadwood import (
     min_deadwood_mask,
     top_card_value,
 )
-from rummykit.games.gin.rules import SPEC, GinRules
+from rummykit.games.gin.rules import GinRules
 from rummykit.melds import InvalidMeldError, MeldRules, check_meld
 
 __all__ = ["check_arrangement", "check_big_gin", "check_knock", "knock_options"]
@@ -64,11 +64,11 @@ def check_arrangement(
             check_meld(meld, meld_rules)
         except InvalidMeldError as error:
             raise IllegalActionError(
-                f"seat {seat} cannot {what}: {error} ({SPEC} section 2)",
+                f"seat {seat} cannot {what}: {error}",
                 code="invalid_meld",
                 seat=seat,
                 card=meld[0] if meld else None,
-                rule=f"{SPEC} section 2",
+                rule="gin-2.1",
             ) from None
         for card in meld:
             bit = 1 << card
@@ -79,16 +79,15 @@ def check_arrangement(
                     code="card_not_in_hand",
                     seat=seat,
                     card=card,
-                    rule="cards in hand",
                 )
             if covered & bit:
                 raise IllegalActionError(
-                    f"seat {seat} cannot {what}: {format_card(card)} is used in two melds "
-                    f"({SPEC} section 2: a card belongs to at most one meld)",
+                    f"seat {seat} cannot {what}: {format_card(card)} is used in two melds, "
+                    "and a card belongs to at most one meld",
                     code="card_in_two_melds",
                     seat=seat,
                     card=card,
-                    rule=f"{SPEC} section 2",
+                    rule="gin-2.4",
                 )
             covered |= bit
     return covered
@@ -102,11 +101,11 @@ def check_knock(
     if card == taken_card:
         raise IllegalActionError(
             f"seat {seat} cannot knock with {format_card(card)}: the card just taken from "
-            f"the discard pile may not be the knock card ({SPEC} section 3)",
+            "the discard pile may not be the knock card",
             code="knock_with_taken_card",
             seat=seat,
             card=card,
-            rule=f"{SPEC} section 3",
+            rule="gin-3.5",
         )
     if melds is None:
         if rules.knocker_arrangement == "explicit":
@@ -116,7 +115,7 @@ def check_knock(
                 code="arrangement_required",
                 seat=seat,
                 card=card,
-                rule="knocker_arrangement",
+                rule="gin-4.4",
             )
         best = min_deadwood(cards_of_mask(rest), ace_high=rules.ace_high_runs)
         chosen, deadwood = best.melds, best.deadwood
@@ -127,12 +126,11 @@ def check_knock(
     if deadwood > rules.knock_limit:
         raise IllegalActionError(
             f"seat {seat} cannot knock with {format_card(card)}: the other cards leave "
-            f"{deadwood} deadwood, more than the knock limit of {rules.knock_limit} "
-            f"({SPEC} section 3)",
+            f"{deadwood} deadwood, more than the knock limit of {rules.knock_limit}",
             code="deadwood_over_knock_limit",
             seat=seat,
             card=card,
-            rule="knock_limit",
+            rule="gin-4.1",
             numbers={"deadwood": deadwood, "limit": rules.knock_limit},
         )
     return chosen, deadwood
@@ -148,7 +146,7 @@ def check_big_gin(
             f"seat {seat} cannot declare big gin: it is disabled (big_gin_bonus=0)",
             code="big_gin_disabled",
             seat=seat,
-            rule="big_gin_bonus",
+            rule="gin-4.3",
         )
     if taken_card is not None and not rules.big_gin_from_discard:
         raise IllegalActionError(
@@ -157,7 +155,7 @@ def check_big_gin(
             code="big_gin_from_discard",
             seat=seat,
             card=taken_card,
-            rule="big_gin_from_discard",
+            rule="gin-4.3",
         )
     if melds is None:
         best = min_deadwood(cards_of_mask(mask), ace_high=rules.ace_high_runs)
@@ -169,10 +167,10 @@ def check_big_gin(
     if deadwood_cards:
         raise IllegalActionError(
             f"seat {seat} cannot declare big gin: {format_cards(deadwood_cards)} "
-            f"fit(s) in no meld; all 11 cards must be melded ({SPEC} section 3)",
+            "fit(s) in no meld; all 11 cards must be melded",
             code="big_gin_not_melded",
             seat=seat,
             card=deadwood_cards[0],
-            rule=f"{SPEC} section 3",
+            rule="gin-4.3",
         )
     return chosen

@@ -1,5 +1,5 @@
 """The defender's best answer to a knock in Gin Rummy: own melds, then every layoff onto
-the knocker's melds, for the least deadwood (rules/gin.md section 4).
+the knocker's melds, for the least deadwood (the Gin rules, §gin-5.2 to §gin-5.5).
 
 >>> from rummykit.cards import parse_cards, format_cards
 >>> knock = [parse_cards("5H 6H 7H"), parse_cards("9C 9D 9S")]
@@ -71,7 +71,7 @@ def layoff_deadwood(
     chained: bool = True,
     ace_high: bool = False,
 ) -> LayoffResult:
-    """The defender's minimum deadwood after own melds and layoffs (rules/gin.md 4).
+    """The defender's minimum deadwood after own melds and layoffs (§gin-5.5).
 
     Laying off never hurts, so for each packing of the defender's own melds every card
     that can be laid off is laid off; the best packing wins. With ``chained`` a card

@@ -1,7 +1,8 @@
 """A Gin Rummy match: hands until a player reaches the target, then the bonuses.
 
-rules/gin.md section 6: dealer alternation (the same dealer after a drawn hand), the
-game bonus, the line bonus for both players, shutout doubling, and the final totals.
+The Gin rules, §gin-1.4 and section 7: dealer alternation (the same dealer after a drawn
+hand), the game bonus, the line bonus for both players, shutout doubling, and the final
+totals.
 
 >>> match = GinMatch(seed=3)
 >>> match.hand_number, match.scores
@@ -61,7 +62,7 @@ class GinMatchResult:
 
 
 def final_totals(results: list[GinHandResult], rules: GinRules) -> GinMatchResult:
-    """Final totals from the hand results of a finished match (rules/gin.md 6).
+    """Final totals from the hand results of a finished match (the Gin rules, section 7).
 
     >>> from rummykit.games.gin.result import GinHandResult
     >>> won = [GinHandResult("knock", 0, points) for points in (40, 35, 30)]
@@ -115,6 +116,7 @@ class GinMatch(Match[GinHand, GinMatchResult]):
     rules_type = GinRules
     record_players = False
     _game_word: ClassVar[str] = "match"
+    _over_rule: ClassVar[str | None] = "gin-7.1"
 
     rules: GinRules
     results: list[GinHandResult]

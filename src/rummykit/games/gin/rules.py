@@ -1,4 +1,4 @@
-"""Gin Rummy's rule options (rules/gin.md section 8), each declared once with its range.
+"""Gin Rummy's rule options (the Gin rules, section 8), each declared once with its range.
 
 >>> GinRules(knock_limit=7).knock_limit
 7
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
 from rummykit.core import rules_from_dict
 from rummykit.melds import GIN_MELDS, MeldRules
@@ -20,13 +20,10 @@ from rummykit.options import check_options, option
 
 __all__ = ["GinRules"]
 
-SPEC: Final = "rules/gin.md"
-"""The rules document that illegal-action messages cite."""
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GinRules:
-    """Every option of rules/gin.md section 8; the defaults are the reference rules."""
+    """Every option of the Gin rules (section 8); the defaults are the reference rules."""
 
     knock_limit: int = option(10, low=0, high=200, help="most deadwood a player may knock with")
     target: int = option(100, low=1, high=100_000, help="hand points that end the match")
@@ -50,7 +47,7 @@ class GinRules:
         2, low=0, high=30, help="the hand is drawn when the stock is down to this many cards"
     )
     first_turn_after_double_pass: Literal["stock_only", "any"] = option(
-        "stock_only", help="where the first draw may come from after both pass the upcard"
+        "any", help="where the first draw may come from after both pass the upcard"
     )
     big_gin_from_discard: bool = option(
         True, help="big gin may be made with the card taken from the discard pile"

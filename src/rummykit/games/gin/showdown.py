@@ -1,5 +1,5 @@
 """The end of a Gin Rummy hand: the defender's melds and layoffs, and the score
-(rules/gin.md sections 4 and 5).
+(the Gin rules, §gin-5.1 to §gin-6.6).
 
 Pure functions of the hand's cards and the knock, so the engine only records what they
 decide. ``hands`` are the two seats' card masks, the knocker's without the knock card;
@@ -22,7 +22,7 @@ from rummykit.games.gin.deadwood import (
 from rummykit.games.gin.knocking import check_arrangement
 from rummykit.games.gin.layoffs import layoff_deadwood
 from rummykit.games.gin.result import GinHandResult, Outcome
-from rummykit.games.gin.rules import SPEC, GinRules
+from rummykit.games.gin.rules import GinRules
 from rummykit.melds import InvalidMeldError, check_meld
 
 __all__ = ["optimal_show", "score_show", "showdown_events"]
@@ -69,7 +69,6 @@ def _check_layoffs(
                 code="card_not_in_hand",
                 seat=defender,
                 card=card,
-                rule="cards in hand",
             )
         if not 0 <= index < len(targets):
             raise IllegalActionError(
@@ -78,7 +77,7 @@ def _check_layoffs(
                 code="no_such_meld",
                 seat=defender,
                 card=card,
-                rule=f"{SPEC} section 4",
+                rule="gin-5.2",
                 numbers={"meld": index + 1, "melds": len(targets)},
             )
         base = targets[index] if rules.chained_layoffs else list(arrangement[index])
@@ -87,14 +86,12 @@ def _check_layoffs(
         except InvalidMeldError:
             raise IllegalActionError(
                 f"seat {defender} cannot lay off {format_card(card)} onto "
-                f"{format_cards(targets[index])}: it does not extend that meld "
-                f"({SPEC} section 4"
-                + ("" if rules.chained_layoffs else ", chained_layoffs=false")
-                + ")",
+                f"{format_cards(targets[index])}: it does not extend that meld"
+                + ("" if rules.chained_layoffs else " as shown (chained_layoffs=false)"),
                 code="layoff_does_not_fit",
                 seat=defender,
                 card=card,
-                rule=f"{SPEC} section 4",
+                rule="gin-5.2" if rules.chained_layoffs else "gin-5.3",
             ) from None
         targets[index].append(card)
         covered |= bit
@@ -123,12 +120,11 @@ def score_show(
     )
     if layoffs and _gin_or_big(hands[knocker], knock_card, arrangement):
         raise IllegalActionError(
-            f"seat {defender} cannot lay off {format_card(layoffs[0][0])}: no layoffs "
-            f"against gin ({SPEC} section 4)",
+            f"seat {defender} cannot lay off {format_card(layoffs[0][0])}: no layoffs against gin",
             code="no_layoff_on_gin",
             seat=defender,
             card=layoffs[0][0],
-            rule=f"{SPEC} section 4",
+            rule="gin-5.4",
         )
     covered = _check_layoffs(rules, defender, defender_mask, covered, arrangement, layoffs)
     defender_deadwood_mask = defender_mask & ~covered

@@ -1,6 +1,6 @@
 """Rami: every combination a hand could lay, and quick bounds on what it can open.
 
-rules/rami.md sections 2-3. The candidates of the exact opening search
+The Rami rules, sections 2-3. The candidates of the exact opening search
 (:mod:`rummykit.games.rami.opening`): runs with or without one joker, resolved as the
 engine does, and sets of 3 or 4 distinct suits with or without a joker, each indexed by
 its lowest natural face. A hand is a face-count vector packed into one integer

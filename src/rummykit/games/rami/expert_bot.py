@@ -373,7 +373,6 @@ class RamiExpertBot(PhaseBot):
         if (
             self.params.rami_sec
             and rules.rami_sec_rule[0] != "off"
-            and rules.rami_sec_exempt_opening
             # One new card and two discards (now and next turn) can rescue only a few
             # cards the best opening leaves: with more, no rami sec is in reach.
             and 1 < len(opening.cards_left) <= self.params.sec_max_left
@@ -471,7 +470,8 @@ class RamiExpertBot(PhaseBot):
         return False
 
     def _goes_down(self, cards: Sequence[int], rules: RamiRules, slack: int = 1) -> bool:
-        """Whether an unopened hand can lay all its cards but at most ``slack`` in one go."""
+        """Whether an unopened hand can lay all its cards but at most ``slack`` in one go,
+        as an opening: worth the threshold unless ``rami_sec_exempt_opening`` waives it."""
         key = (slack, *sorted(FACES[c] for c in cards))
         hit = self._down_cache.get(key)
         if hit is None:
@@ -486,7 +486,11 @@ class RamiExpertBot(PhaseBot):
                 hit = False
             else:
                 full = best_melds(cards, rules)
-                hit = full is not None and len(full.cards_left) <= slack
+                hit = (
+                    full is not None
+                    and len(full.cards_left) <= slack
+                    and (rules.rami_sec_exempt_opening or full.value >= rules.opening_threshold)
+                )
             self._down_cache[key] = hit
         return hit
 

@@ -1,6 +1,6 @@
 """A game of Rami: rounds until the end condition, penalties added up (low wins).
 
-rules/rami.md sections 1, 5 and 6: the dealer passes to the left after every round, the
+The Rami rules, sections 1, 5 and 6: the dealer passes to the left after every round, the
 player left of the dealer starts, each round's penalties are added to the totals, and
 the game ends by ``end_mode``:
 
@@ -61,7 +61,7 @@ def game_winners(
     rules: RamiRules, totals: Sequence[int], rounds: int, eliminated: Sequence[int] = ()
 ) -> tuple[int, ...] | None:
     """The winners if the game is over after ``rounds`` rounds with these totals, else
-    ``None`` (rules/rami.md section 6). ``eliminated`` lists seats already out.
+    ``None`` (the Rami rules, section 6). ``eliminated`` lists seats already out.
 
     >>> game_winners(RamiRules(), [180, 510, 240], 7)
     (0,)
@@ -102,6 +102,7 @@ class RamiGame(Match[RamiRound, RamiGameResult]):
 
     record_kind: ClassVar[str] = "rami-game"
     rules_type: ClassVar[type[Any]] = RamiRules
+    _over_rule: ClassVar[str | None] = "rami-6.1"
 
     rules: RamiRules
     eliminated: list[int]

@@ -1,6 +1,6 @@
 """Rami: every legal lay-off and joker swap of a hand against the table.
 
-rules/rami.md sections 3-4. Each table :class:`~rummykit.games.rami.table.Combination`
+The Rami rules, sections 3-4. Each table :class:`~rummykit.games.rami.table.Combination`
 already knows which faces extend it (``accepts``), which real card shifts its end joker
 (``shift_face``) and which frees its joker by a swap (``swap_face``), so listing the
 moves is a few bit tests per card and combination. Swaps come with every legal
@@ -15,6 +15,9 @@ the card just taken from the discard pile when it can no longer be laid, is left
 >>> from rummykit.games.rami.table import combination_from_cards
 >>> table = [combination_from_cards(parse_cards("JK 7S 8S"), 1)]
 >>> [str(move) for move in layoff_moves(parse_cards("6S 9S KD"), table)]
+['layoff 9S to 1']
+>>> shifting = [combination_from_cards(parse_cards("JK 7S 8S"), 1, shifts=True)]
+>>> [str(move) for move in layoff_moves(parse_cards("6S 9S KD"), shifting)]
 ['layoff 6S to 1', 'layoff 9S to 1']
 """
 
@@ -119,7 +122,7 @@ def swap_moves(
     hand: Iterable[int],
     table: Sequence[Combination],
     *,
-    shifts: bool = True,
+    shifts: bool = False,
     taken: int | None = None,
     all_destinations: bool = True,
 ) -> list[RamiAction]:
@@ -232,7 +235,9 @@ def _leaves_playable(
         swapped, joker = swap_joker(table[move.target], card, shifts=rules.end_joker_shifts)
         after[move.target] = swapped
         if move.joker_target is not None:
-            after[move.joker_target] = lay_off(after[move.joker_target], joker)
+            after[move.joker_target] = lay_off(
+                after[move.joker_target], joker, shifts=rules.end_joker_shifts
+            )
         elif move.joker_cards is not None:
             for other in move.joker_cards:
                 remaining.remove(other)
@@ -249,7 +254,7 @@ def hand_left_playable(
     rules: RamiRules,
     taken: int | None,
 ) -> bool:
-    """The engine's whole-hand checks after a play (rules/rami.md sections 4 and 8): no
+    """The engine's whole-hand checks after a play (§rami-4.4, §rami-4.12): no
     empty hand under ``mandatory_final_discard``, and never only the card just taken
     from the discard pile left, unless it can still be laid off."""
     if not remaining:
@@ -267,7 +272,7 @@ def layoff_chain(
     hand: Sequence[int],
     table: Sequence[Combination],
     *,
-    shifts: bool = True,
+    shifts: bool = False,
     keep_jokers: bool = True,
 ) -> list[RamiAction]:
     """A greedy sequence of lay-offs, each legal after the ones before it (a run grows

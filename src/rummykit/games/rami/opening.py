@@ -1,11 +1,12 @@
 """Rami: the best opening (and the best melds after opening) from a hand, exactly.
 
-rules/rami.md sections 2-4. Given a hand (at most ~14 cards, several decks, jokers),
+The Rami rules, sections 2-4. Given a hand (at most ~14 cards, several decks, jokers),
 :func:`best_opening` decides whether some set of disjoint combinations reaches the
 opening threshold (table values: an ace 1 low, 11 high or in a set, a joker the card it
-stands for, the lower position at a run end) or goes out under the rami sec exemption,
-and among those returns the one that leaves the least penalty in hand (hand values:
-ace 11, joker 20 by default). Ties go to the higher table value.
+stands for, the lower position at a run end) or, when ``rami_sec_exempt_opening``
+allows it, goes out below it (§rami-4.6), and among those returns the one that leaves
+the least penalty in hand (hand values: ace 11, joker 20 by default). Ties go to the
+higher table value.
 
 How: the hand becomes a face-count vector packed into one integer (4 bits per face), so
 "does this combination fit in what is left" is one subtraction and one mask. Every

@@ -1,6 +1,6 @@
 """The play phase of a Rami turn: opening, melding, laying off, swapping jokers.
 
-rules/rami.md sections 3-4. :class:`PlayPhase` validates each play against the hand,
+The Rami rules, sections 3-4. :class:`PlayPhase` validates each play against the hand,
 the table and the options, and changes the round only when the play is legal; every
 refusal is an :class:`~rummykit.core.IllegalActionError` naming the seat, the card, the
 combination (numbered from 1, as people count) and the rule.
@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from rummykit.cards import FACES, JOKER_FACE, Card, format_card, format_cards
 from rummykit.core import Event, IllegalActionError, InvalidActionError
 from rummykit.games.rami.actions import RamiAction
-from rummykit.games.rami.round_state import SPEC, RoundState, sort_key
+from rummykit.games.rami.round_state import RoundState, sort_key
 from rummykit.games.rami.table import (
     JOKER_BIT,
     Combination,
@@ -66,17 +66,17 @@ class PlayPhase(RoundState):
             return self._open(seat, action)
         if kind not in ("meld", "layoff", "swap_joker"):
             raise self._wrong_phase(
-                action, "open, meld, lay off, swap a joker or end the play phase"
+                action, "open, meld, lay off, swap a joker or end the play phase", "rami-4.1"
             )
         verb = {"meld": "meld", "layoff": "lay off", "swap_joker": "swap a joker"}[kind]
         if not self.opened[seat]:
             raise IllegalActionError(
                 f"seat {seat} cannot {verb} before opening: lay-offs, melds and joker swaps "
-                f"come after the opening ({SPEC} section 4)",
+                "come after the opening",
                 code="not_opened",
                 seat=seat,
                 card=action.card,
-                rule=f"{SPEC} section 4",
+                rule="rami-4.8",
             )
         if self.opened_this_turn and not self.rules.play_after_open_same_turn:
             raise IllegalActionError(
@@ -85,7 +85,7 @@ class PlayPhase(RoundState):
                 code="play_after_open",
                 seat=seat,
                 card=action.card,
-                rule="play_after_open_same_turn",
+                rule="rami-4.8",
             )
         if kind == "meld":
             return self._meld(seat, action)
@@ -119,7 +119,6 @@ class PlayPhase(RoundState):
                     code="card_not_in_hand",
                     seat=seat,
                     card=card,
-                    rule="cards in hand",
                 )
             chosen.append(match)
         return chosen
@@ -129,11 +128,11 @@ class PlayPhase(RoundState):
             return combination_from_cards(cards, seat, shifts=self.rules.end_joker_shifts)
         except InvalidMeldError as error:
             raise IllegalActionError(
-                f"seat {seat} cannot {verb}: {error} ({SPEC} section 3)",
+                f"seat {seat} cannot {verb}: {error}",
                 code="invalid_combination",
                 seat=seat,
                 card=cards[0] if cards else None,
-                rule=f"{SPEC} section 3",
+                rule="rami-3.1",
             ) from None
 
     def _check_remaining(
@@ -149,7 +148,7 @@ class PlayPhase(RoundState):
                     "must be discarded (mandatory_final_discard)",
                     code="final_discard_required",
                     seat=seat,
-                    rule="mandatory_final_discard",
+                    rule="rami-4.12",
                 )
             return
         taken = self.taken_card
@@ -163,11 +162,11 @@ class PlayPhase(RoundState):
                 raise IllegalActionError(
                     f"seat {seat} cannot {verb}: only {format_card(taken)}, the card just "
                     "taken from the discard pile, would be left; it may not be discarded "
-                    f"this turn and cannot be laid off or swapped in ({SPEC} section 4)",
+                    "this turn and cannot be laid off or swapped in",
                     code="taken_card_stranded",
                     seat=seat,
                     card=taken,
-                    rule=f"{SPEC} section 4",
+                    rule="rami-4.4",
                 )
 
     def _open(self, seat: int, action: RamiAction) -> tuple[list[Event], RamiAction]:
@@ -177,7 +176,7 @@ class PlayPhase(RoundState):
                 f"seat {seat} has already opened; lay new combinations with meld",
                 code="already_opened",
                 seat=seat,
-                rule=f"{SPEC} section 4",
+                rule="rami-4.5",
             )
         combos_in = action.combos or ()
         if not combos_in:
@@ -204,19 +203,20 @@ class PlayPhase(RoundState):
             )
             if not (rules.rami_sec_exempt_opening and goes_out):
                 parts = " + ".join(f"{c} ({c.value})" for c in combos)
+                if rules.rami_sec_exempt_opening:
+                    why = "; below it only an opening that goes out this turn is allowed"
+                elif goes_out:
+                    why = ", even when it goes out this turn"
+                else:
+                    why = ""
                 raise IllegalActionError(
                     f"seat {seat} cannot open with {parts} = {total}: the opening must reach "
-                    f"{threshold} ({SPEC} section 4"
-                    + (
-                        "; below it only an opening that goes out this turn is allowed"
-                        if rules.rami_sec_exempt_opening
-                        else ""
-                    )
-                    + ")",
+                    f"{threshold}{why}",
                     code="opening_below_threshold",
                     seat=seat,
                     card=chosen[0],
-                    rule="opening_threshold",
+                    # The rami sec reading of the threshold, when it is the one that bites.
+                    rule="rami-4.6" if why else "rami-4.5",
                 )
             exempt = True
         if rules.opening_requires_pure_run and not any(
@@ -227,7 +227,7 @@ class PlayPhase(RoundState):
                 code="pure_run_required",
                 seat=seat,
                 card=chosen[0],
-                rule="opening_requires_pure_run",
+                rule="rami-4.7",
             )
         new_table = self.table + combos
         self._check_remaining(seat, remaining, new_table, "open this way")
@@ -293,7 +293,7 @@ class PlayPhase(RoundState):
                 code="no_such_combination",
                 seat=seat,
                 card=card,
-                rule=f"{SPEC} section 4",
+                rule="rami-4.9",
             )
         return self.table[index]
 
@@ -308,12 +308,12 @@ class PlayPhase(RoundState):
             new = lay_off(combo, card, shifts=self.rules.end_joker_shifts)
         except CombinationError as error:
             raise IllegalActionError(
-                f"seat {seat}: {error} (combination {index + 1}, {combo.describe()} of seat "
-                f"{combo.owner})",
+                f"seat {seat}: {error.reason} (combination {index + 1}, {combo.describe()} of "
+                f"seat {combo.owner})",
                 code=error.code,
                 seat=seat,
                 card=card,
-                rule=f"{SPEC} section 3",
+                rule=error.rule,
             ) from None
         remaining = list(self.hands[seat])
         remaining.remove(card)
@@ -348,12 +348,12 @@ class PlayPhase(RoundState):
             new, joker = swap_joker(combo, card, shifts=shifts)
         except CombinationError as error:
             raise IllegalActionError(
-                f"seat {seat}: {error} (combination {index + 1}, {combo.describe()} of seat "
-                f"{combo.owner})",
+                f"seat {seat}: {error.reason} (combination {index + 1}, {combo.describe()} of "
+                f"seat {combo.owner})",
                 code=error.code,
                 seat=seat,
                 card=card,
-                rule=f"{SPEC} section 4",
+                rule=error.rule,
             ) from None
         table = self.table.copy()
         table[index] = new
@@ -373,12 +373,11 @@ class PlayPhase(RoundState):
             except CombinationError as error:
                 raise IllegalActionError(
                     f"seat {seat} cannot place the swapped joker on combination "
-                    f"{_number(dest_index)}: "
-                    f"{error}",
+                    f"{_number(dest_index)}: {error.reason}",
                     code="joker_placement",
                     seat=seat,
                     card=joker,
-                    rule=f"{SPEC} section 4",
+                    rule="rami-4.10",
                 ) from None
             # Event details keep the table indices of the records (from 0).
             destination = f"combination {dest_index}"
@@ -397,11 +396,11 @@ class PlayPhase(RoundState):
             if placement is not None:
                 raise IllegalActionError(
                     f"seat {seat} must place the swapped joker again this turn: it can go "
-                    f"{placement} ({SPEC} section 4)",
+                    + placement,
                     code="joker_must_be_placed",
                     seat=seat,
                     card=joker,
-                    rule=f"{SPEC} section 4",
+                    rule="rami-4.10",
                 )
             remaining.append(joker)
         self._check_remaining(seat, remaining, table, f"swap {format_card(card)}")
@@ -452,18 +451,18 @@ class PlayPhase(RoundState):
             raise IllegalActionError(
                 f"seat {seat} cannot end the play phase holding only {format_card(hand[0])}, "
                 f"the card just taken from the discard pile: it may not be discarded this turn; "
-                f"lay it to go out ({SPEC} section 4)",
+                "lay it to go out",
                 code="taken_card_stranded",
                 seat=seat,
                 card=hand[0],
-                rule=f"{SPEC} section 4",
+                rule="rami-4.4",
             )
         self.phase = "discard"
         return []
 
 
 def joker_placement(hand: Sequence[int], table: Sequence[Combination]) -> str | None:
-    """Where a joker could legally go this turn, described, or ``None`` (section 4).
+    """Where a joker could legally go this turn, described, or ``None`` (§rami-4.10).
 
     A lay-off onto a combination without a joker, or a new combination with two natural
     cards of ``hand`` (same rank, or same suit within two positions).

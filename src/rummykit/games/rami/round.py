@@ -1,6 +1,6 @@
 """Rami 40 / Rami 51 (French rummy): the round engine.
 
-rules/rami.md. A round is a pure state machine for 2-6 players: :func:`new_round` deals
+The Rami rules. A round is a pure state machine for 2-6 players: :func:`new_round` deals
 from a seed (or an explicit card order), :meth:`RamiRound.legal_actions` lists the
 finite moves (draws, ``end_play``, discards), :meth:`RamiRound.check` validates the
 open-ended ones (an opening with several combinations, a meld, a lay-off, a joker
@@ -49,7 +49,6 @@ from rummykit.errors import InvalidOptionError, InvalidRecordError
 from rummykit.games.rami.actions import DISCARDS, DRAW_STOCK, END_PLAY, TAKE_DISCARD, RamiAction
 from rummykit.games.rami.observation import EventLog, ObservationBuilder, RamiObservation
 from rummykit.games.rami.plays import PlayPhase
-from rummykit.games.rami.round_state import SPEC
 from rummykit.games.rami.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -189,16 +188,21 @@ class RamiRound(PlayPhase):
             elif kind == "take_discard":
                 events, action = self._take_discard(seat, action)
             else:
-                raise self._wrong_phase(action, "draw from the stock or take the discard")
+                raise self._wrong_phase(
+                    action, "draw from the stock or take the discard", "rami-4.2"
+                )
         elif phase == "discard":
             if kind != "discard":
-                raise self._wrong_phase(action, "discard a card")
+                raise self._wrong_phase(action, "discard a card", "rami-4.11")
             events, action = self._discard(seat, action)
         elif phase == "play":
             events, action = self._play(seat, action)
         else:
             raise IllegalActionError(
-                f"the round is over; {action} is not possible", code="round_over", seat=seat
+                f"the round is over; {action} is not possible",
+                code="round_over",
+                seat=seat,
+                rule="rami-4.1",
             )
         self.actions.append(action)
         self.history.extend(events)
@@ -221,10 +225,10 @@ class RamiRound(PlayPhase):
     def _draw_stock(self, seat: int) -> list[Event]:
         if not self.stock:  # only a hand-made position can get here (refills run first)
             raise IllegalActionError(
-                f"seat {seat} cannot draw: the stock is empty ({SPEC} section 4)",
+                f"seat {seat} cannot draw: the stock is empty",
                 code="stock_empty",
                 seat=seat,
-                rule=f"{SPEC} section 4",
+                rule="rami-4.13",
             )
         card = self.stock.pop()
         self.hands[seat].append(card)
@@ -237,10 +241,10 @@ class RamiRound(PlayPhase):
         top = self.discard_pile[-1] if self.discard_pile else None
         if top is None:
             return IllegalActionError(
-                f"seat {seat} cannot take the discard: the pile is empty ({SPEC} section 4)",
+                f"seat {seat} cannot take the discard: the pile is empty",
                 code="discard_pile_empty",
                 seat=seat,
-                rule=f"{SPEC} section 4",
+                rule="rami-4.2",
             )
         if rules.discard_from_second_round and self.turns_played[seat] == 0:
             return IllegalActionError(
@@ -249,7 +253,7 @@ class RamiRound(PlayPhase):
                 code="discard_in_first_turn",
                 seat=seat,
                 card=top,
-                rule="discard_from_second_round",
+                rule="rami-4.3",
             )
         if rules.one_card_must_draw_stock and len(self.hands[seat]) == 1:
             return IllegalActionError(
@@ -258,7 +262,7 @@ class RamiRound(PlayPhase):
                 code="one_card_draws_stock",
                 seat=seat,
                 card=top,
-                rule="one_card_must_draw_stock",
+                rule="rami-4.3",
             )
         return None
 
@@ -277,7 +281,7 @@ class RamiRound(PlayPhase):
                 code="discard_must_be_melded",
                 seat=seat,
                 card=card,
-                rule="discard_must_be_melded",
+                rule="rami-4.3",
             )
         self.discard_pile.pop()
         hand = self.hands[seat]
@@ -326,7 +330,7 @@ class RamiRound(PlayPhase):
             code="discard_must_be_melded",
             seat=seat,
             card=card,
-            rule="discard_must_be_melded",
+            rule="rami-4.3",
         )
 
     # -- discard and the end of a turn -------------------------------------------------
@@ -345,11 +349,11 @@ class RamiRound(PlayPhase):
         if card == self.taken_card:
             raise IllegalActionError(
                 f"seat {seat} cannot discard {format_card(card)}: the card taken from the "
-                f"discard pile may not be discarded in the same turn ({SPEC} section 4)",
+                "discard pile may not be discarded in the same turn",
                 code="discard_taken_card",
                 seat=seat,
                 card=card,
-                rule=f"{SPEC} section 4",
+                rule="rami-4.4",
             )
         del hand[index]
         known = self.known[seat]

@@ -22,7 +22,6 @@ from rummykit.games.rami.table import Combination
 
 __all__ = ["SORT_KEY", "RoundState", "sort_key"]
 
-SPEC: Final = "rules/rami.md"
 SORT_KEY: Final = tuple(FACES[card] * MAX_COPIES + copy_of(card) for card in range(PHYSICAL_IDS))
 """Per physical card id, its place in a sorted hand: by face, then by deck."""
 sort_key = SORT_KEY.__getitem__
@@ -136,15 +135,16 @@ class RoundState:
         cards.extend(self.discard_pile)
         return cards
 
-    def _wrong_phase(self, action: RamiAction, expected: str) -> IllegalActionError:
+    def _wrong_phase(self, action: RamiAction, expected: str, rule: str) -> IllegalActionError:
+        """The refusal of an action out of its phase; ``rule`` is the one for this phase."""
         seat = self.current_player
         return IllegalActionError(
             f"seat {seat} cannot {action.kind.replace('_', ' ')} now: in the {self.phase} "
-            f"phase the player must {expected} ({SPEC} section 4)",
+            f"phase the player must {expected}",
             code="wrong_phase",
             seat=seat,
             card=action.card,
-            rule=f"{SPEC} section 4",
+            rule=rule,
         )
 
     # -- the end of a turn and of the round -----------------------------------------

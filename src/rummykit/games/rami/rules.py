@@ -1,4 +1,4 @@
-"""Rami's rule options (rules/rami.md section 8 and the values of sections 1-6), the
+"""Rami's rule options (the Rami rules, section 8 and the values of sections 1-6), the
 named presets, and the hand-value table the scoring reads.
 
 Every option is declared once on its :class:`RamiRules` field with its range or choices
@@ -57,7 +57,7 @@ def _rami_sec_complaint(value: Any) -> str | None:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RamiRules:
-    """Every option of rules/rami.md (section 8 and the values of sections 1-6).
+    """Every option of the Rami rules (section 8 and the values of sections 1-6).
 
     The defaults are the reference rules of Rami 51. Options are validated when the
     object is built; :data:`PRESETS` holds the named variants.
@@ -103,10 +103,10 @@ class RamiRules:
         help="going out in one turn: double the others, bonus:N for the winner, or off",
     )
     rami_sec_exempt_opening: bool = option(
-        True, help="an opening below the threshold is legal when it goes out that turn"
+        False, help="an opening below the threshold is legal when it goes out that turn"
     )
     end_joker_shifts: bool = option(
-        True, help="the real card an end joker stands for shifts it to the other end"
+        False, help="the real card an end joker stands for shifts it to the other end"
     )
     winner_bonus: int = option(
         0, low=-1000, high=1000, help="the score of the player who goes out (some use -10)"

@@ -1,4 +1,4 @@
-"""Rami scoring (rules/rami.md section 5): a round's result and its penalties.
+"""Rami scoring (the Rami rules, section 5): a round's result and its penalties.
 
 Low is good: each seat scores the cards left in hand (pips, courts 10, ace 11, joker
 20), doubled or flat for a player who never opened, doubled for everyone after a rami

@@ -1,6 +1,6 @@
 """Rami combinations on the table: joker positions, values, lay-offs and swaps.
 
-rules/rami.md sections 2-4. A :class:`Combination` is immutable and holds physical
+The Rami rules, sections 2-4. A :class:`Combination` is immutable and holds physical
 cards (copy bits kept, a resolved joker carrying its declared face) in table order: a
 run from its lowest position up, a set in the order it was laid. Everything the engine,
 the solvers and the bots ask of a combination (what it is worth, which faces extend it,
@@ -12,7 +12,11 @@ Run positions are 1-14: position 1 is a low ace, 14 a high ace (``Q K A``).
 >>> run = combination_from_cards(parse_cards("JK 7S 8S"), owner=0)
 >>> str(run), run.value
 ('JK=6S 7S 8S', 21)
->>> str(lay_off(run, parse_cards("6S")[0]))
+>>> swapped, joker = swap_joker(run, parse_cards("6S")[0])
+>>> str(swapped), str(joker)
+('6S 7S 8S', 'JK')
+>>> shifting = combination_from_cards(parse_cards("JK 7S 8S"), owner=0, shifts=True)
+>>> str(lay_off(shifting, parse_cards("6S")[0], shifts=True))
 '6S 7S 8S JK=9S'
 >>> combination_from_cards(parse_cards("QH KH AH"), owner=1).value
 31
@@ -25,7 +29,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from rummykit.cards import FACES, JOKER_FACE, PHYSICAL_IDS, SUITS, Card, format_card, format_cards
-from rummykit.errors import InvalidMeldError
+from rummykit.errors import InvalidMeldError, cite_rule
 from rummykit.melds import RAMI_MELDS, check_meld
 
 __all__ = [
@@ -42,7 +46,6 @@ __all__ = [
     "swap_joker",
 ]
 
-_SPEC: Final = "rules/rami.md"
 JOKER_BIT: Final = 1 << JOKER_FACE
 """The bit of the joker face in a face bitmask (bit ``f`` = face ``f``)."""
 MAX_RUN: Final = 13
@@ -51,9 +54,16 @@ MAX_SET: Final = 4
 
 class CombinationError(InvalidMeldError):
     """A card cannot be laid off onto (or swapped into) a combination: the cards would
-    be no legal combination. ``code`` says why (``does_not_fit``, ``needs_swap``...)."""
+    be no legal combination. ``code`` says why (``does_not_fit``, ``needs_swap``...),
+    ``rule`` is the id of the rule it breaks, and ``reason`` the message without its
+    citation (the engine words its own refusal around it)."""
 
     default_code = "combination"
+
+    def __init__(self, reason: str, *, code: str, rule: str) -> None:
+        super().__init__(cite_rule(reason, rule), code=code)
+        self.reason = reason
+        self.rule = rule
 
 
 def face_bit(card: int) -> int:
@@ -104,7 +114,7 @@ class Combination:
     suit: int
     """A run's suit index (0-3, ``SUITS`` order); -1 for a set."""
     value: int
-    """Table value (rules/rami.md section 2): the opening count of this combination."""
+    """Table value (§rami-2.1): the opening count of this combination."""
     joker: int
     """Index of the joker in :attr:`cards`, or -1."""
     accepts: int
@@ -162,7 +172,7 @@ is a difference of two entries."""
 
 
 def make_run(
-    owner: int, suit: int, low: int, cards: Sequence[Card], *, shifts: bool = True
+    owner: int, suit: int, low: int, cards: Sequence[Card], *, shifts: bool = False
 ) -> Combination:
     """A run of ``suit`` from position ``low``, ``cards`` in position order (a joker
     declared with its face). The caller guarantees the shape; values are derived."""
@@ -199,7 +209,7 @@ def make_run(
 
 def make_set(owner: int, rank: int, cards: Sequence[Card]) -> Combination:
     """A set of ``rank``; a joker beside three naturals is declared the missing suit,
-    beside two it stays open (rules/rami.md section 3)."""
+    beside two it stays open (§rami-3.6)."""
     suits_used = 0
     joker = -1
     for index, card in enumerate(cards):
@@ -228,7 +238,7 @@ def make_set(owner: int, rank: int, cards: Sequence[Card]) -> Combination:
 
 
 def combination_from_cards(
-    cards: Sequence[int], owner: int = 0, *, shifts: bool = True
+    cards: Sequence[int], owner: int = 0, *, shifts: bool = False
 ) -> Combination:
     """Validate ``cards`` as one Rami combination (at most one joker) and lay it out.
 
@@ -324,8 +334,8 @@ def _plain_combination(physical: list[Card], owner: int, shifts: bool) -> Combin
 # -- lay-offs and swaps -------------------------------------------------------------------
 
 
-def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Combination:
-    """``combination`` with ``card`` laid off onto it (rules/rami.md sections 3-4).
+def lay_off(combination: Combination, card: int, *, shifts: bool = False) -> Combination:
+    """``combination`` with ``card`` laid off onto it (§rami-4.9).
 
     A joker takes the lower free end of a run, or the missing suit of a three-card set.
     The real card an end joker stands for shifts the joker to the other end when
@@ -342,14 +352,16 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
         if combo.joker >= 0:
             raise CombinationError(
                 f"{format_card(card)} cannot be laid off onto {combo}: it already holds a "
-                f"joker, and a combination holds at most one ({_SPEC} section 3)",
+                "joker, and a combination holds at most one",
                 code="joker_limit",
+                rule="rami-3.4",
             )
         if not combo.accepts & JOKER_BIT:
             raise CombinationError(
                 f"{format_card(card)} cannot be laid off onto {combo}: the {combo.describe()} "
-                f"is full ({_SPEC} section 3)",
+                "is full",
                 code="combination_full",
+                rule="rami-4.9",
             )
         if combo.kind == "set":
             return make_set(combo.owner, combo.rank, [*combo.cards, card])
@@ -379,19 +391,19 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
             combo.owner, suit, combo.rank - 1, [moved, *cards[:-1], card], shifts=shifts
         )
     if face == combo.swap_face:
-        where = "the set is full" if combo.kind == "set" else "it cannot shift"
+        where = " and the set is full" if combo.kind == "set" else ""
         raise CombinationError(
             f"{format_card(card)} cannot be laid off onto {combo}: the joker stands for "
-            f"{format_card(face)} there and {where}; only a joker swap takes its "
-            f"place ({_SPEC} sections 3-4)",
+            f"{format_card(face)} there{where}; only a joker swap takes its place",
             code="needs_swap",
+            rule="rami-3.7" if combo.kind == "run" else "rami-4.10",
         )
     full = len(combo.cards) >= (MAX_SET if combo.kind == "set" else MAX_RUN)
     if full:
         raise CombinationError(
-            f"{format_card(card)} cannot be laid off onto {combo}: the {combo.describe()} is "
-            f"full ({_SPEC} section 3)",
+            f"{format_card(card)} cannot be laid off onto {combo}: the {combo.describe()} is full",
             code="combination_full",
+            rule="rami-4.9",
         )
     if combo.kind == "set":
         reason = (
@@ -402,15 +414,16 @@ def lay_off(combination: Combination, card: int, *, shifts: bool = True) -> Comb
     else:
         reason = "it is not the next card of the run at either end"
     raise CombinationError(
-        f"{format_card(card)} cannot be laid off onto {combo}: {reason} ({_SPEC} section 3)",
+        f"{format_card(card)} cannot be laid off onto {combo}: {reason}",
         code="does_not_fit",
+        rule="rami-4.9",
     )
 
 
 def swap_joker(
-    combination: Combination, card: int, *, shifts: bool = True
+    combination: Combination, card: int, *, shifts: bool = False
 ) -> tuple[Combination, Card]:
-    """Give the real ``card`` the joker stands for and take the joker (rules/rami.md 4).
+    """Give the real ``card`` the joker stands for and take the joker (§rami-4.10).
 
     Returns the combination with the real card in the joker's place, and the physical
     joker (declaration dropped). A set must hold three natural cards and the joker.
@@ -423,26 +436,29 @@ def swap_joker(
     face = FACES[card]
     combo = combination
     if combo.joker < 0:
-        raise CombinationError(f"no joker to swap in {combo} ({_SPEC} section 4)", code="no_joker")
+        raise CombinationError(f"no joker to swap in {combo}", code="no_joker", rule="rami-4.10")
     if combo.kind == "set" and combo.swap_face < 0:
         raise CombinationError(
             f"cannot swap the joker of {combo}: a set must already hold 3 natural cards and "
-            f"the joker, so that the real card makes a 4-card set ({_SPEC} section 4)",
+            "the joker, so that the real card makes a 4-card set",
             code="set_too_small",
+            rule="rami-4.10",
         )
     if face == combo.shift_face and face >= 0:
         raise CombinationError(
             f"cannot swap the joker of {combo} for {format_card(card)}: it is an end joker that "
-            f"shifts to the other end, so lay {format_card(card)} off instead ({_SPEC} section "
-            "3, end_joker_shifts)",
+            f"shifts to the other end (end_joker_shifts=true), so lay {format_card(card)} off "
+            "instead",
             code="joker_shifts",
+            rule="rami-3.7",
         )
     if face != combo.swap_face:
         wanted = combo.swap_face if combo.swap_face >= 0 else combo.shift_face
         raise CombinationError(
             f"cannot swap the joker of {combo} with {format_card(card)}: the joker stands for "
-            f"{format_card(wanted)}, and only that exact card takes its place ({_SPEC} section 4)",
+            f"{format_card(wanted)}, and only that exact card takes its place",
             code="wrong_card",
+            rule="rami-4.10",
         )
     cards = list(combo.cards)
     joker = cards[combo.joker].physical
