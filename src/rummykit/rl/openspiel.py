@@ -47,6 +47,7 @@ import pyspiel
 
 from rummykit.cards import copy_of, format_card
 from rummykit.catalog import get_variant
+from rummykit.core import Event
 from rummykit.rl.encoding import AnyTable, GameEncoding, encodings
 from rummykit.rl.resample import resample_deal
 
@@ -303,12 +304,26 @@ class RummyObserver:
         text = self.encoding.describe(table, player)
         if not self.perfect_recall:
             return text
-        history = " ".join(
-            f"{event.kind}:{event.seat}:{'' if event.card is None else format_card(event.card)}"
-            for event in table.observation(player).history
-        )
+        history = " ".join(map(_event_text, table.observation(player).history))
         pending = table.macro_text(player)
         return f"{text}\nhistory {history}" + (f"\n{pending}" if pending else "")
+
+
+_LAID: Final = ("from_hand", "combo", "combos")
+"""Event details naming the cards a play laid without a card of its own (Carousel's
+and Rami's melds), so that the perfect-recall string tells such plays apart."""
+
+
+def _event_text(event: Event) -> str:
+    """``kind:seat:card`` (the card blank when hidden), and the cards a meld laid."""
+    if event.card is not None:
+        return f"{event.kind}:{event.seat}:{format_card(event.card)}"
+    for key in _LAID:
+        laid = event.detail.get(key)
+        if laid:
+            shown = laid if isinstance(laid, str) else "/".join(map(str, laid))
+            return f"{event.kind}:{event.seat}:[{shown.replace(' ', '')}]"
+    return f"{event.kind}:{event.seat}:"
 
 
 def seeded_resampler(random_state: Any) -> Any:
