@@ -1,7 +1,7 @@
 """The 158 Carousel action ids (encoding version 1): simple melds by name, the exact
 solver's placements as macro-actions, and the finite moves.
 
-A Carousel meld submits the whole new table (rules/carousel.md section 3), so the
+A Carousel meld submits the whole new table (the Carousel rules, §3), so the
 moves a player could make are open-ended. The ids keep a finite, fixed vocabulary in
 which every id means one thing on its own; at each decision an id resolves to exactly
 one engine action, a complete layout the engine accepts:

@@ -204,7 +204,7 @@ def could_place(
         if JOKER_FACE in faces:
             return True
     # A table joker changes its declaration only when freed by a real card of the face
-    # it stands for (rules/carousel.md section 3): without one on the table or in the
+    # it stands for (the Carousel rules, §3): without one on the table or in the
     # hand it stays that face wherever it goes, so it counts as that card, not as wild.
     jokers = 0
     hand_faces = {card & _FACE for card in cards}

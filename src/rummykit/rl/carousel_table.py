@@ -79,7 +79,7 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
             options, or ``None`` (the reference rules).
         players: seats 0 to ``players - 1`` (2-5, default 3).
         episode: ``hand`` or ``game``.
-        reward: ``points`` (what each hand pays, rules/carousel.md section 5, and in a
+        reward: ``points`` (what each hand pays, the Carousel rules, §5, and in a
             game the end-of-game bonuses; not zero-sum) or ``win`` (+1 to each winner,
             -1 to every other seat at the end of the episode).
         dealer: the dealer (of the first hand); ``None`` draws it from the seed.
