@@ -22,8 +22,9 @@ as people read it:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 __all__ = [
     "BotError",
@@ -68,6 +69,10 @@ def _rebuild(cls: type[RummykitError], message: str, state: dict[str, Any]) -> R
     return error
 
 
+_RULE_ID: Final = re.compile(r"^[a-z][a-z0-9]*-\d+(?:\.\d+)*$")
+"""A rule id: the game, a dash, the section and the rule's number (``gin-3.2``)."""
+
+
 def rule_citation(rule: str) -> str:
     """How a message names the rule with stable id ``rule``.
 
@@ -79,9 +84,16 @@ def rule_citation(rule: str) -> str:
 
 
 def cite_rule(message: str, rule: str | None) -> str:
-    """``message`` followed by the citation of ``rule`` in parentheses (unchanged when
-    no rule applies): every refusal names its rule in these words."""
-    return message if rule is None else f"{message} ({rule_citation(rule)})"
+    """``message`` followed by the citation of ``rule`` in parentheses: every refusal
+    names its rule in these words. Unchanged when no rule applies, or when ``rule`` is
+    not a rule id (``game-N.M``), which has no words to cite it by.
+
+    >>> cite_rule("no", "rami-4.1"), cite_rule("no", None), cite_rule("no", "house rule")
+    ('no (Rami rules §4.1)', 'no', 'no')
+    """
+    if rule is None or _RULE_ID.match(rule) is None:
+        return message
+    return f"{message} ({rule_citation(rule)})"
 
 
 class InvalidCardError(RummykitError):

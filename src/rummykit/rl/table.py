@@ -104,7 +104,6 @@ def illegal_action_error(
         f"action {action_id!r} is not legal for seat {seat} now; legal ids: {shown or 'none'}",
         code="action_not_legal",
         seat=seat,
-        rule="action mask",
     )
 
 
