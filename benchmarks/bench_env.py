@@ -57,6 +57,7 @@ PEER_INSTALL = (
 )
 Play = Callable[[int, random.Random], tuple[int, int]]
 RAMI_PLAYERS = 4
+CAROUSEL_PLAYERS = 3
 
 
 def progress(message: str) -> None:
@@ -193,6 +194,99 @@ def gymnasium_play(steps: int, rng: random.Random) -> tuple[int, int]:
     return done, episodes
 
 
+def rami_gymnasium_play(steps: int, rng: random.Random) -> tuple[int, int]:
+    return gymnasium_game_play("rami", steps, rng, players=RAMI_PLAYERS)
+
+
+def gymnasium_game_play(
+    game: str, steps: int, rng: random.Random, **options: Any
+) -> tuple[int, int]:
+    """A Gymnasium ``RummyEnv`` of ``game`` against the random bot at the other seats:
+    the agent's steps, the bots' moves included in their time."""
+    import numpy as np
+
+    from rummykit.rl.gymnasium import RummyEnv
+
+    env = RummyEnv(game=game, opponent="random", **options)
+    done = episodes = 0
+    while done < steps:
+        env.reset(seed=rng.getrandbits(62))
+        episodes += 1
+        terminated = False
+        while not terminated:
+            legal = np.flatnonzero(env.action_masks())
+            _, _, terminated, _, _ = env.step(int(legal[rng.randrange(len(legal))]))
+            done += 1
+    return done, episodes
+
+
+def openspiel_play(name: str) -> Play:
+    """rummykit's pyspiel game ``name`` (seeded deals: no chance nodes), the
+    observation tensor read at every step, as the OpenSpiel peer row does."""
+
+    def play(steps: int, rng: random.Random) -> tuple[int, int]:
+        import pyspiel
+
+        import rummykit.rl.openspiel  # noqa: F401 - registers the games
+
+        done = episodes = 0
+        while done < steps:
+            separator = "," if "(" in name else "("
+            base = name[:-1] if name.endswith(")") else name
+            game = pyspiel.load_game(f"{base}{separator}seed={rng.getrandbits(31)})")
+            state = game.new_initial_state()
+            episodes += 1
+            while not state.is_terminal():
+                state.observation_tensor(state.current_player())
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                done += 1
+        return done, episodes
+
+    return play
+
+
+def carousel_engine_play(steps: int, rng: random.Random) -> tuple[int, int]:
+    """The Carousel engine with random finite actions (draw, end turn, knock; no meld)."""
+    from rummykit.games.carousel import CarouselRules, new_hand
+
+    rules = CarouselRules()
+    done = episodes = 0
+    while done < steps:
+        hand = new_hand(rules, players=CAROUSEL_PLAYERS, seed=rng.getrandbits(63))
+        episodes += 1
+        while not hand.is_over:
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+            done += 1
+    return done, episodes
+
+
+def carousel_table_play(steps: int, rng: random.Random) -> tuple[int, int]:
+    from rummykit.rl.carousel_table import CarouselTable
+
+    table = CarouselTable(players=CAROUSEL_PLAYERS)
+    done = episodes = 0
+    while done < steps:
+        table.reset(rng.getrandbits(63))
+        episodes += 1
+        while not table.is_over:
+            legal = table.legal_ids()
+            table.step(legal[rng.randrange(len(legal))])
+            done += 1
+    return done, episodes
+
+
+def carousel_play(steps: int, rng: random.Random) -> tuple[int, int]:
+    from rummykit.rl.pettingzoo import carousel_v0
+
+    return aec_play(carousel_v0.env(players=CAROUSEL_PLAYERS), steps, rng)
+
+
+def carousel_gymnasium_play(steps: int, rng: random.Random) -> tuple[int, int]:
+    return gymnasium_game_play("carousel", steps, rng, players=CAROUSEL_PLAYERS)
+
+
 def run_peers(peer_python: Path, steps: int, seed: int) -> tuple[dict[str, Any] | None, str]:
     if not peer_python.exists():
         return (
@@ -240,18 +334,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--profile",
         nargs="?",
         const="gin",
-        choices=("gin", "rami"),
-        help="profile the PettingZoo loop of gin_v0 (default) or rami_v0",
+        choices=("gin", "rami", "carousel"),
+        help="profile the PettingZoo loop of gin_v0 (default), rami_v0 or carousel_v0",
     )
     parser.add_argument("--no-peers", action="store_true", help="rummykit's rows only")
     parser.add_argument("--no-rami", action="store_true", help="skip the Rami rows")
+    parser.add_argument("--no-carousel", action="store_true", help="skip the Carousel rows")
     parser.add_argument("--peers-python", type=Path, default=DEFAULT_PEER_PYTHON)
     args = parser.parse_args(argv)
     steps = args.steps or (10_000 if args.quick else 100_000)
 
     if args.profile:
         profiler = cProfile.Profile()
-        play = rami_play if args.profile == "rami" else pettingzoo_play
+        play = {"gin": pettingzoo_play, "rami": rami_play, "carousel": carousel_play}[args.profile]
         profiler.runcall(play, steps, random.Random(args.seed))
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return 0
@@ -263,6 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("rummykit pettingzoo gin_v0", pettingzoo_play),
         ("rummykit pettingzoo gin_v0 (np.flatnonzero)", pettingzoo_flat_play),
         ("rummykit gymnasium GinEnv vs random bot", gymnasium_play),
+        ("rummykit openspiel python_rummykit_gin", openspiel_play("python_rummykit_gin")),
     ):
         progress(f"{label}: {steps} steps")
         rows.append((label, timed(play, steps, args.seed)))
@@ -284,9 +380,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             ("rummykit engine (RamiRound, finite actions)", rami_engine_play),
             ("rummykit table (165 ids, no observation)", rami_table_play),
             ("rummykit pettingzoo rami_v0", rami_play),
+            ("rummykit gymnasium Rami-v0 vs random bots", rami_gymnasium_play),
+            (
+                "rummykit openspiel python_rummykit_rami",
+                openspiel_play(f"python_rummykit_rami(players={RAMI_PLAYERS})"),
+            ),
         ):
             progress(f"{label}: {rami_steps} steps")
             rami_rows.append((label, timed(play, rami_steps, args.seed)))
+    carousel_rows: list[tuple[str, dict[str, float]]] = []
+    carousel_steps = max(steps // 10, 1000)
+    if not args.no_carousel:
+        for label, play in (
+            ("rummykit engine (CarouselHand, finite actions)", carousel_engine_play),
+            ("rummykit table (158 ids, no observation)", carousel_table_play),
+            ("rummykit pettingzoo carousel_v0", carousel_play),
+            ("rummykit gymnasium Carousel-v0 vs random bots", carousel_gymnasium_play),
+            (
+                "rummykit openspiel python_rummykit_carousel",
+                openspiel_play(f"python_rummykit_carousel(players={CAROUSEL_PLAYERS})"),
+            ),
+        ):
+            progress(f"{label}: {carousel_steps} steps")
+            carousel_rows.append((label, timed(play, carousel_steps, args.seed)))
 
     rates = print_rows(
         f"Gin environment steps per second ({steps:,} steps per row, random legal actions)",
@@ -300,12 +416,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ours:
         print(f"pettingzoo gin_v0: {ours:,.0f} steps/s (target >= 20,000 on one core)")
     if rami_rows:
-        print_rows(
+        rami_rates = print_rows(
             f"Rami environment steps per second ({RAMI_PLAYERS} players, "
             f"{rami_steps:,} steps per row, random legal actions; no peer)",
             rami_rows,
             "steps/round",
         )
+        rami = rami_rates.get("rummykit pettingzoo rami_v0")
+        if rami:
+            print(f"\npettingzoo rami_v0: {rami:,.0f} steps/s (target >= 20,000 on one core)")
+    if carousel_rows:
+        carousel_rates = print_rows(
+            f"Carousel environment steps per second ({CAROUSEL_PLAYERS} players, "
+            f"{carousel_steps:,} steps per row, random legal actions; no peer)",
+            carousel_rows,
+            "steps/hand",
+        )
+        carousel = carousel_rates.get("rummykit pettingzoo carousel_v0")
+        if carousel:
+            print(
+                f"\npettingzoo carousel_v0: {carousel:,.0f} steps/s (target >= 5,000 on one core)"
+            )
     if notes:
         print(f"\n{notes}")
     print(

@@ -15,16 +15,23 @@ from rummykit.rl.rami_table import RamiTable
 
 
 def test_registered_games_and_their_names() -> None:
-    assert [encoding.game for encoding in encodings()] == ["gin", "rami"]
+    assert sorted(encoding.game for encoding in encodings()) == ["carousel", "gin", "rami"]
     rami = get_encoding("rami51-house")
-    assert (rami.pettingzoo_name, rami.gymnasium_id, rami.openspiel) == (
+    assert (rami.pettingzoo_name, rami.gymnasium_id, rami.openspiel_name) == (
         "rami_v0",
         "rummykit/Rami-v0",
-        None,
+        "python_rummykit_rami",
     )
     assert rami.layout.size == rami.high().size == rami.observation_low().size == 781
-    with pytest.raises(UnknownVariantError, match="carousel has no research interface"):
-        get_encoding("carousel")
+    carousel = get_encoding("carousel")
+    assert (carousel.pettingzoo_name, carousel.gymnasium_id, carousel.openspiel_name) == (
+        "carousel_v0",
+        "rummykit/Carousel-v0",
+        "python_rummykit_carousel",
+    )
+    assert all(encoding.openspiel is not None for encoding in encodings())
+    with pytest.raises(UnknownVariantError):
+        get_encoding("canasta")
 
 
 def test_rules_and_seats_come_from_the_catalog() -> None:

@@ -98,6 +98,7 @@ class GameEncoding:
 BUILTIN_ENCODINGS: tuple[str, ...] = (
     "rummykit.rl.gin_observation",
     "rummykit.rl.rami_observation",
+    "rummykit.rl.carousel_observation",
 )
 """Modules that register the encodings rummykit ships, imported on the first look-up."""
 

@@ -226,6 +226,23 @@ class GinTable(EpisodeTable[GinAction, GinHand, GinMatch]):
         other._knocks = dict(self._knocks)
         other._views = [replace(view, pile=list(view.pile)) for view in self._views]
 
+    def hidden_classes(self, seat: int) -> list[set[int]]:
+        """The stock and the opponent's cards not taken from the pile: all hidden since
+        the deal (gin never refills its stock)."""
+        obs = self.hand.observation(seat)
+        seen = {*obs.hand, *obs.discard_pile, *obs.opponent_known_cards}
+        return [set(range(52)) - {int(card) for card in seen}]
+
+    def adopt_deal(self, deal: GinHand, seat: int) -> None:
+        # The knock macro half done is the knocker's secret: it survives a resampling
+        # for the knocker; for the other seat the knocker (whose hand changed) has not
+        # started it.
+        pending = self._pending if seat == self.current_player else None
+        super().adopt_deal(deal, seat)
+        if pending is not None:
+            self._pending = pending
+            self._legal, self._actions = self._choices()
+
     # -- the engine ------------------------------------------------------------------------
 
     def _new_deal(self, seed: int | None, dealer: int, deck: Sequence[int] | None) -> GinHand:

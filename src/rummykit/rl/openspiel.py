@@ -24,7 +24,13 @@ Importing this module registers one game for every encoding that offers it
   ``players``.
 * Observation tensor: the game's observation array with its named pieces;
   observation string: what the player sees. Information state string (perfect recall):
-  the player's view of every event so far plus its hand.
+  the player's view of every event so far plus its hand. Information state tensor: the
+  observation array, a summary of the information state (every plane is derived from
+  what the player has seen; the order of events is not kept), with the same shape.
+* ``resample_from_infostate(player, sampler)``: a state the player cannot tell from
+  this one, the cards it cannot place dealt again uniformly
+  (:mod:`rummykit.rl.resample`); for ISMCTS and other determinizing searches
+  (:func:`seeded_resampler` makes their samples reproducible).
 
 The engine sets no cap on discard-pile draws, so a hand has no hard length limit;
 ``max_game_length`` is a bound that random play does not reach in practice.
@@ -32,15 +38,18 @@ The engine sets no cap on discard-pile draws, so a hand has no hard length limit
 
 from __future__ import annotations
 
+import random
 from dataclasses import fields
 from typing import Any, ClassVar, Final
 
 import numpy as np
 import pyspiel
 
-from rummykit.cards import format_card
+from rummykit.cards import copy_of, format_card
 from rummykit.catalog import get_variant
+from rummykit.core import Event
 from rummykit.rl.encoding import AnyTable, GameEncoding, encodings
+from rummykit.rl.resample import resample_deal
 
 __all__ = [
     "GAMES",
@@ -52,6 +61,7 @@ __all__ = [
     "RummyObserver",
     "RummyState",
     "game_type",
+    "seeded_resampler",
 ]
 
 SHORT_NAME: Final = "python_rummykit_gin"
@@ -64,10 +74,17 @@ def _parameters(encoding: GameEncoding) -> dict[str, Any]:
     rules = variant.default_rules()
     players = variant.default_players
     parameters = {f.name: getattr(rules, f.name) for f in fields(variant.rules_type)}
+    for name, value in parameters.items():
+        if value is None:  # pyspiel has no "unset" value: 0 stands for the default
+            parameters[name] = 0
     parameters.update(encoding.openspiel or {})
     if variant.min_players != variant.max_players:
         parameters["players"] = players
-    parameters.update(dealer=players - 1, seed=-1)
+        # -1: the last seat, whatever the number of players (a fixed default would be
+        # out of range for fewer seats).
+        parameters.update(dealer=-1, seed=-1)
+    else:
+        parameters.update(dealer=players - 1, seed=-1)
     return parameters
 
 
@@ -88,7 +105,7 @@ def game_type(encoding: GameEncoding) -> pyspiel.GameType:
         max_num_players=variant.max_players,
         min_num_players=variant.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(encoding),
@@ -108,10 +125,17 @@ class RummyGame(pyspiel.Game):
         variant = get_variant(encoding.game)
         values = {**_parameters(encoding), **params}
         rule_names = [f.name for f in fields(variant.rules_type)]
-        self.rules = variant.make_rules({name: values[name] for name in rule_names})
+        defaults = variant.default_rules()
+        self.rules = variant.make_rules(
+            {
+                name: None if getattr(defaults, name) is None and not values[name] else values[name]
+                for name in rule_names
+            }
+        )
         self.players = int(values.get("players", variant.default_players))
         self.table_options = {name: values[name] for name in encoding.openspiel or {}}
-        self.dealer = int(values["dealer"])
+        dealer = int(values["dealer"])
+        self.dealer = self.players - 1 if dealer < 0 else dealer
         self.seed = int(values["seed"])
         table = self.new_table()  # fails early on bad options
         self.pack = table.pack(self.rules, self.players)
@@ -157,11 +181,17 @@ class RummyState(pyspiel.State):
         self.deck: list[int] = []
         self.dealt = False
         self._returns = [0.0] * game.players
+        self._script: list[tuple[int, int]] = []
+        """Moves being written into OpenSpiel's history by :meth:`resample_from_infostate`
+        (last first), which nothing plays: the table is already in place."""
         if game.seed >= 0:
             self.table.reset(game.seed)
             self.dealt = True
 
     def current_player(self) -> int:
+        script = self._script
+        if script:
+            return script[-1][0]
         if not self.dealt:
             return int(pyspiel.PlayerId.CHANCE)
         if self.table.is_over:
@@ -178,6 +208,9 @@ class RummyState(pyspiel.State):
         return [(card, probability) for card in left]
 
     def _apply_action(self, action: int) -> None:
+        if self._script:
+            self._script.pop()
+            return
         if not self.dealt:
             if action in self.deck or action not in self.pack:
                 raise ValueError(f"chance outcome {action} is not a card left in the deck")
@@ -189,9 +222,43 @@ class RummyState(pyspiel.State):
         gained = self.table.step(int(action))
         self._returns = [total + value for total, value in zip(self._returns, gained, strict=True)]
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> RummyState:
+        """A state ``player_id`` cannot tell from this one, the cards it does not see
+        dealt again uniformly (:func:`rummykit.rl.resample.resample_deal`).
+
+        ``probability_sampler`` is OpenSpiel's: a callable returning uniform numbers in
+        [0, 1) (``pyspiel.UniformProbabilitySampler``, seeded or not); two of them seed
+        the shuffle, so a seeded sampler gives the same sample every time. The new
+        state's ``history()`` holds its own deal and the same moves.
+        """
+        seed = int(probability_sampler() * 2.0**52) << 52 | int(probability_sampler() * 2.0**52)
+        rng = random.Random(seed)
+        game = self.get_game()
+        other: RummyState = game.new_initial_state()
+        if not self.dealt:  # cards drawn face down so far, any of them
+            drawn = rng.sample(self.pack, len(self.deck))
+            for card in drawn:
+                other.apply_action(card)
+            return other
+        table = resample_deal(self.table, player_id, rng)
+        chance = [] if game.seed >= 0 else [int(card) for card in table.deal.deck]
+        chance_id = int(pyspiel.PlayerId.CHANCE)
+        moves = [(chance_id, card) for card in chance]
+        moves += [(move.player, move.action) for move in self.full_history() if move.player >= 0]
+        other._script = moves[::-1]
+        for _, action in moves:
+            other.apply_action(action)
+        other.table = table
+        other.deck = chance
+        other.dealt = True
+        other._returns = list(self._returns)
+        return other
+
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"Deal {format_card(action)}"
+            # Several decks: the copy tells the outcomes apart (pyspiel wants them distinct).
+            copy = copy_of(action)
+            return f"Deal {format_card(action)}" + (f"@{copy}" if copy else "")
         return self.table.action_string(action)
 
     def is_terminal(self) -> bool:
@@ -237,12 +304,41 @@ class RummyObserver:
         text = self.encoding.describe(table, player)
         if not self.perfect_recall:
             return text
-        history = " ".join(
-            f"{event.kind}:{event.seat}:{'' if event.card is None else format_card(event.card)}"
-            for event in table.observation(player).history
-        )
+        history = " ".join(map(_event_text, table.observation(player).history))
         pending = table.macro_text(player)
         return f"{text}\nhistory {history}" + (f"\n{pending}" if pending else "")
+
+
+_LAID: Final = ("from_hand", "combo", "combos")
+"""Event details naming the cards a play laid without a card of its own (Carousel's
+and Rami's melds), so that the perfect-recall string tells such plays apart."""
+
+
+def _event_text(event: Event) -> str:
+    """``kind:seat:card`` (the card blank when hidden), and the cards a meld laid."""
+    if event.card is not None:
+        return f"{event.kind}:{event.seat}:{format_card(event.card)}"
+    for key in _LAID:
+        laid = event.detail.get(key)
+        if laid:
+            shown = laid if isinstance(laid, str) else "/".join(map(str, laid))
+            return f"{event.kind}:{event.seat}:[{shown.replace(' ', '')}]"
+    return f"{event.kind}:{event.seat}:"
+
+
+def seeded_resampler(random_state: Any) -> Any:
+    """A resampler for ``ISMCTSBot.set_resampler`` that draws its samplers' seeds from
+    ``random_state`` (a ``numpy.random.RandomState``, e.g. the bot's), so a seeded
+    search is reproducible. (The bot's default passes a fresh, randomly seeded
+    ``pyspiel.UniformProbabilitySampler`` at every sample.)"""
+
+    def resample(state: RummyState, player: int) -> RummyState:
+        seed = int(random_state.randint(2**31 - 1))
+        return state.resample_from_infostate(
+            player, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+        )
+
+    return resample
 
 
 def _register(encoding: GameEncoding) -> type[RummyGame]:

@@ -266,6 +266,8 @@ RAMI: Final = register_encoding(
         high=observation_high,
         low=observation_low,
         describe=describe,
+        openspiel={},
     )
 )
-"""Rami in the research interfaces: ``rami_v0`` and ``rummykit/Rami-v0``."""
+"""Rami in the research interfaces: ``rami_v0``, ``rummykit/Rami-v0`` and
+``python_rummykit_rami``."""

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from rummykit.cards import FACES, JOKER_FACE, format_card, physical_of
+from rummykit.cards import FACES, JOKER_FACE, Card, build_deck, format_card, physical_of
 from rummykit.games.rami import (
     RamiAction,
     RamiGame,
@@ -56,6 +56,7 @@ from rummykit.games.rami import (
     new_round,
 )
 from rummykit.games.rami.heuristic_bot import bundled_takes
+from rummykit.games.rami.tokens import parse_card_token
 from rummykit.rl.rami_actions import (
     DRAW_STOCK,
     END_PLAY,
@@ -72,6 +73,15 @@ from rummykit.rl.rami_actions import (
 from rummykit.rl.table import EpisodeTable
 
 __all__ = ["RamiEpisode", "RamiReward", "RamiTable", "describe"]
+
+
+def _deck_seed(deck: Sequence[int]) -> int:
+    """A seed that is a function of the card order (FNV-1a over the card ids)."""
+    seed = 0xCBF29CE484222325
+    for card in deck:
+        seed = ((seed ^ int(card)) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return seed
+
 
 RamiEpisode = Literal["round", "game"]
 """``round``: one round is an episode; ``game``: rounds until the game ends (section 6)."""
@@ -171,7 +181,89 @@ class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
     # -- the engine ------------------------------------------------------------------------
 
     def _new_deal(self, seed: int | None, dealer: int, deck: Sequence[int] | None) -> RamiRound:
-        return new_round(self.rules, self.num_seats, seed, dealer=dealer, deck=deck)
+        # A dealt deck (OpenSpiel's chance nodes, a resampled deal) also fixes the
+        # refill shuffles, so that the same deck always plays the same round.
+        refill = None if deck is None else _deck_seed(deck)
+        return new_round(
+            self.rules, self.num_seats, seed, dealer=dealer, deck=deck, refill_seed=refill
+        )
+
+    @classmethod
+    def pack(cls, rules: RamiRules, players: int) -> list[int]:
+        return [int(card) for card in build_deck(rules.deck_spec(players))]
+
+    @classmethod
+    def deal_bound(cls, rules: RamiRules) -> float:
+        """The largest penalty: a full hand (and the card drawn) of the dearest card,
+        doubled when unopened, doubled again by rami sec, plus the bonuses."""
+        raw = (rules.hand_size + 2) * max(rules.hand_values())
+        _, flat = rules.unopened_rule
+        _, bonus = rules.rami_sec_rule
+        return float(2 * max(2 * raw, flat) + abs(rules.winner_bonus) + abs(bonus))
+
+    # -- resampling ----------------------------------------------------------------------
+
+    def hidden_classes(self, seat: int) -> list[set[int]]:
+        """The cards ``seat`` cannot place: those hidden since the deal, then those of
+        each refilled stock (public in the pile before, shuffled by the refill). A card
+        that was public and went back to a hand (a joker swapped into the swapper's
+        hand) keeps its place."""
+        rnd = self.round
+        obs = rnd.observation(seat)
+        seen: set[int] = set(obs.hand)
+        seen.update(obs.discard_pile)
+        for combo in obs.table:
+            seen.update(physical_of(card) for card in combo.cards)
+        for known in obs.known_cards:
+            seen.update(known)
+        hidden = {card for card in self.pack(self.rules, self.num_seats) if card not in seen}
+        public: set[int] = set()
+        for event in obs.history:
+            if event.card is not None:
+                public.add(physical_of(event.card))
+            if event.kind == "swap_joker":
+                public.add(physical_of(parse_card_token(event.detail["joker"])))
+        public.add(int(rnd.deck[self.rules.hand_size * len(obs.active)]))  # the upcard
+        refilled = self._refilled_stocks() if rnd.refills else []
+        classes = [hidden - public]
+        for stock in refilled:
+            classes[0] -= stock
+            classes.append(hidden & stock)
+        return classes
+
+    def _refilled_stocks(self) -> list[set[int]]:
+        """The stock right after each refill, by replaying the round (the engine
+        knows; a refill shuffles the public pile with the round's refill seed)."""
+        rnd = self.round
+        replay = new_round(
+            self.rules,
+            self.num_seats,
+            dealer=rnd.dealer,
+            deck=rnd.deck,
+            refill_seed=rnd.refill_seed,
+        )
+        stocks: list[set[int]] = []
+        for action in rnd.actions:
+            replay.apply(action)
+            if replay.refills > len(stocks):
+                stocks.append({int(card) for card in replay.stock})
+        return stocks
+
+    def redeal(self, deck: Sequence[int]) -> RamiRound:
+        rnd = self.round
+        return new_round(
+            self.rules,
+            self.num_seats,
+            dealer=rnd.dealer,
+            deck=deck,
+            refill_seed=rnd.refill_seed,
+        )
+
+    def refill_count(self, deal: RamiRound) -> int:
+        return deal.refills
+
+    def relabel_stock(self, deal: RamiRound, relabel: dict[int, int]) -> None:
+        deal.stock = [Card(relabel.get(card, card)) for card in deal.stock]
 
     def _current_deal(self, game: RamiGame) -> RamiRound:
         return game.round

@@ -325,6 +325,36 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         """The multi-id macro ``seat`` has half done, as text (empty when none)."""
         return ""
 
+    # -- resampling (rummykit.rl.resample) -------------------------------------------
+
+    def hidden_classes(self, seat: int) -> list[set[int]]:
+        """The cards whose place ``seat`` does not know, by the shuffle that hid them:
+        first the cards hidden since the deal (relabelled in the dealt deck), then, for
+        a game that refills its stock, the cards of each refilled stock."""
+        raise NotImplementedError
+
+    def redeal(self, deck: Sequence[int]) -> DealT:
+        """The current deal dealt again from another card order (no action played)."""
+        return self._new_deal(None, self.deal.dealer, deck)  # type: ignore[attr-defined]
+
+    def refill_count(self, deal: DealT) -> int:
+        """How many times ``deal`` has refilled its stock (0 for games that never do)."""
+        return 0
+
+    def relabel_stock(self, deal: DealT, relabel: dict[int, int]) -> None:
+        """Rename cards of ``deal``'s stock (a refilled stock being resampled)."""
+        raise NotImplementedError
+
+    def adopt_deal(self, deal: DealT, seat: int) -> None:
+        """Continue from ``deal``, the current deal resampled for ``seat`` (same seats,
+        same actions played): the game's own state is rebuilt from it."""
+        self._deal = deal
+        self._observations = {}
+        self._update(None)
+        self.current_player = deal.current_player
+        if not self.is_over:
+            self._legal, self._actions = self._choices()
+
     # -- state ---------------------------------------------------------------------------
 
     @property

@@ -1,4 +1,4 @@
-"""PettingZoo AEC environments: ``gin_v0`` and ``rami_v0``.
+"""PettingZoo AEC environments: ``gin_v0``, ``rami_v0`` and ``carousel_v0``.
 
 >>> from rummykit.rl.pettingzoo import gin_v0, rami_v0
 >>> env = gin_v0.env()
@@ -9,6 +9,6 @@
 'player_4'
 """
 
-from rummykit.rl.pettingzoo import gin_v0, rami_v0
+from rummykit.rl.pettingzoo import carousel_v0, gin_v0, rami_v0
 
-__all__ = ["gin_v0", "rami_v0"]
+__all__ = ["carousel_v0", "gin_v0", "rami_v0"]

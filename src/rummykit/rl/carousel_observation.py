@@ -1,0 +1,173 @@
+"""The Carousel observation as a flat ``float32`` array of named planes.
+
+Every value is derived from the engine's ``observation(seat)``
+(:class:`~rummykit.games.carousel.hand.CarouselObservation`), the only place that hides
+information (the lay-off plane reads the public table). Cards are counted by **face**:
+53 values per plane, the natural faces in card-id order (suit-major s c d h, ace low)
+then the joker; with two decks most planes hold counts. Other seats are shown
+relative to the observer (slot 0 is the observer, slot ``k`` the ``k``-th seat to its
+left); slots past the number of players are zero. Five face planes and 21 scalars:
+
+>>> FIELDS[1], OBSERVATION_SIZE
+(('table', 53, 53, 'count: cards of the melds on the table (jokers at the joker face)'), 286)
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from rummykit.cards import FACES as FACE_OF
+from rummykit.cards import JOKER_FACE, PHYSICAL_IDS
+from rummykit.rl.carousel_actions import NUM_ACTIONS
+from rummykit.rl.carousel_table import CarouselTable, describe
+from rummykit.rl.encoding import GameEncoding, register_encoding
+from rummykit.rl.observation import ObservationLayout
+
+__all__ = [
+    "CAROUSEL",
+    "FIELDS",
+    "LAYOUT",
+    "MAX_SEATS",
+    "OBSERVATION_SIZE",
+    "encode_observation",
+    "field_slices",
+    "observation_high",
+]
+
+MAX_SEATS: Final = 5
+FACES: Final = JOKER_FACE + 1
+SCORE_CLIP: Final = 2.0
+HAND_SCALE: Final = 10.0
+"""Hand sizes are shown in deals (10 cards); hands only grow in Carousel."""
+_MAX_DECKS: Final = 3
+
+_PLANES: Final = (
+    ("hand", "count: cards in this seat's hand"),
+    ("table", "count: cards of the melds on the table (jokers at the joker face)"),
+    ("table_jokers", "count: the faces the table's jokers are declared as"),
+    ("layoff_faces", "faces some table meld takes as one more card at an end"),
+    ("unknown", "count: cards whose place this seat does not know (stock, other hands)"),
+)
+_SCALARS: Final = (
+    ("to_act", 1, "1 when this seat is to act"),
+    ("draws", 1, "cards the seat to act has drawn this turn / max_draws"),
+    ("melded", 1, "1 when the seat to act has melded this turn"),
+    ("final_lap", 1, "1 in the final, draw-less lap after the stock ran out"),
+    ("over", 1, "1 once the hand is over"),
+    ("dealer", MAX_SEATS, "per relative seat: 1 for the dealer"),
+    ("hand_sizes", MAX_SEATS, f"per relative seat: cards in hand / {HAND_SCALE:g}"),
+    ("stock_size", 1, "cards in the stock / the stock after the deal"),
+    ("scores", MAX_SEATS, f"per relative seat: game score / target (clip {SCORE_CLIP:g})"),
+)
+LAYOUT: Final = ObservationLayout.of(FACES, _PLANES, _SCALARS)
+FIELDS: Final = LAYOUT.fields
+"""``(name, start, size, description)`` of every part of the observation array."""
+OBSERVATION_SIZE: Final = LAYOUT.size
+field_slices: Final = LAYOUT.slices
+_START: Final = {name: start for name, start, _, _ in FIELDS}
+_HAND: Final = _START["hand"]
+_TABLE: Final = _START["table"]
+_TABLE_JOKERS: Final = _START["table_jokers"]
+_LAYOFF: Final = _START["layoff_faces"]
+_UNKNOWN: Final = _START["unknown"]
+_COUNTS: Final = _START["to_act"]
+_PADS: Final = tuple((0.0,) * (MAX_SEATS - players) for players in range(MAX_SEATS + 1))
+_FLOAT32: Final = np.dtype(np.float32)
+_UINT8: Final = np.dtype(np.uint8)
+_PACKS: dict[tuple[int, int], tuple[bytes, int]] = {}
+
+
+def observation_high() -> npt.NDArray[np.float32]:
+    """Upper bounds: 3 copies of a face (three decks), 1 for flags and fractions,
+    the most cards a hand can hold in deals, :data:`SCORE_CLIP` for scores."""
+    high = LAYOUT.bounds(1.0, scores=SCORE_CLIP, hand_sizes=FACES * _MAX_DECKS / HAND_SCALE)
+    for name, start, size, _ in FIELDS[: len(_PLANES)]:
+        if name != "layoff_faces":
+            high[start : start + size] = _MAX_DECKS
+    return high
+
+
+def _pack(decks: int, players: int) -> tuple[bytes, int]:
+    """Per face, the copies in the pack, and the stock right after the deal."""
+    cached = _PACKS.get((decks, players))
+    if cached is None:
+        counts = bytes([decks] * FACES)
+        cached = _PACKS[decks, players] = (counts, FACES * decks - 10 * players - 1)
+    return cached
+
+
+def encode_observation(table: CarouselTable, seat: int) -> npt.NDArray[np.float32]:
+    """The observation array of ``seat`` at a Carousel table."""
+    obs = table.observation(seat)
+    face_of = FACE_OF
+    players = obs.players
+    pack, stock_after_deal = _pack(table.decks, players)
+    counts = bytearray(_COUNTS)
+    counts[_UNKNOWN : _UNKNOWN + FACES] = pack
+    for card in obs.hand:
+        face = face_of[card]
+        counts[_HAND + face] += 1
+        counts[_UNKNOWN + face] -= 1
+    for meld in obs.table:
+        for card in meld:
+            face = face_of[card]
+            counts[_TABLE + face] += 1
+            counts[_UNKNOWN + face] -= 1
+            declared = card // PHYSICAL_IDS  # a joker's declared face, plus one
+            if declared:
+                counts[_TABLE_JOKERS + declared - 1] += 1
+    # The lay-off faces of the public table, kept by the table until it changes.
+    layoffs = table.table_facts().layoff_mask
+    while layoffs:
+        low = layoffs & -layoffs
+        counts[_LAYOFF + low.bit_length() - 1] = 1
+        layoffs ^= low
+    dealers: list[float] = []
+    sizes: list[float] = []
+    totals: list[float] = []
+    scores = obs.scores
+    target = obs.target
+    for k in range(players):
+        other = (seat + k) % players
+        dealers.append(1.0 if other == obs.dealer else 0.0)
+        sizes.append(obs.hand_sizes[other] / HAND_SCALE)
+        totals.append(min(scores[other] / target, SCORE_CLIP) if scores else 0.0)
+    pad = _PADS[players]
+    rules = table.rules
+    over = obs.phase == "over"
+    out = np.empty(OBSERVATION_SIZE, dtype=_FLOAT32)
+    out[:_COUNTS] = np.frombuffer(counts, dtype=_UINT8)
+    out[_COUNTS:] = [
+        1.0 if obs.current_player == seat and not over else 0.0,
+        obs.draws / rules.max_draws,
+        1.0 if obs.melded else 0.0,
+        1.0 if obs.final_lap else 0.0,
+        1.0 if over else 0.0,
+        *dealers,
+        *pad,
+        *sizes,
+        *pad,
+        min(obs.stock_size / stock_after_deal, 1.0) if stock_after_deal > 0 else 0.0,
+        *totals,
+        *pad,
+    ]
+    return out
+
+
+CAROUSEL: Final = register_encoding(
+    GameEncoding(
+        table=CarouselTable,
+        layout=LAYOUT,
+        encode=encode_observation,
+        high=observation_high,
+        describe=describe,
+        openspiel={},
+    )
+)
+"""Carousel in the research interfaces: ``carousel_v0``, ``rummykit/Carousel-v0`` and
+``python_rummykit_carousel``."""
+
+assert CarouselTable.num_actions == NUM_ACTIONS
