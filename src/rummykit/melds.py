@@ -59,6 +59,9 @@ GIN_MELDS: Final = MeldRules()
 RAMI_MELDS: Final = MeldRules(ace_high=True, max_jokers=1)
 CAROUSEL_MELDS: Final = MeldRules(ace_high=True, max_jokers=None, jokers_declared=True)
 
+StandIns = list[tuple[Card, Card | None]]
+"""Each card of a meld with the natural card it stands for (``None``: an open joker)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Meld:
@@ -138,12 +141,7 @@ def check_meld(meld_cards: Sequence[int], rules: MeldRules) -> Meld:
     raise InvalidMeldError(f"{shown} is not a meld: a set needs one rank, a run needs one suit")
 
 
-def _as_set(
-    cards: tuple[Card, ...],
-    stand_ins: list[tuple[Card, Card | None]],
-    rules: MeldRules,
-    shown: str,
-) -> Meld:
+def _as_set(cards: tuple[Card, ...], stand_ins: StandIns, rules: MeldRules, shown: str) -> Meld:
     if len(cards) > rules.max_set_size:
         raise InvalidMeldError(f"{shown} is not a set: at most {rules.max_set_size} cards")
     used: set[int] = set()
@@ -174,12 +172,7 @@ def _as_set(
     return Meld("set", cards, tuple(faces), rank, None)
 
 
-def _as_run(
-    cards: tuple[Card, ...],
-    stand_ins: list[tuple[Card, Card | None]],
-    rules: MeldRules,
-    shown: str,
-) -> Meld:
+def _as_run(cards: tuple[Card, ...], stand_ins: StandIns, rules: MeldRules, shown: str) -> Meld:
     if len(cards) > rules.max_run_size:
         raise InvalidMeldError(f"{shown} is not a run: at most {rules.max_run_size} cards")
     suit = next(_natural_rank_suit(face)[1] for _, face in stand_ins if face is not None)
