@@ -251,12 +251,8 @@ class TerminalSession(Generic[GameT, ObsT, ActionT]):
         """Read and play one command; ``False`` (after saying why) when nothing was played."""
         try:
             reply = self.screen.parse(line, observation)
-        except IllegalActionError as error:
-            self._refused(error)
-            return False
         except ValueError as error:
-            self.say(f"  {error}")
-            return False
+            return self._not_played(error)
         if isinstance(reply, str):
             self.say(reply)
             return False
@@ -271,10 +267,14 @@ class TerminalSession(Generic[GameT, ObsT, ActionT]):
             # A refused action leaves the game unchanged (the engines promise it).
             for action in reply:
                 self._apply(action)
-        except IllegalActionError as error:
-            self._refused(error)
-            return False
-        except InvalidActionError as error:
-            self.say(f"  {error}")
-            return False
+        except (IllegalActionError, InvalidActionError) as error:
+            return self._not_played(error)
         return True
+
+    def _not_played(self, error: ValueError) -> bool:
+        """Say why a command was not played (a refused action by its rule); ``False``."""
+        if isinstance(error, IllegalActionError):
+            self._refused(error)
+        else:
+            self.say(f"  {error}")
+        return False
