@@ -27,6 +27,8 @@ from rummykit.bots.base import Bot
 from rummykit.errors import (
     IllegalActionError,
     InvalidActionError,
+    InvalidCardError,
+    InvalidMeldError,
     PlayerQuitError,
     UnknownRuleError,
     UnknownRulesPageError,
@@ -154,7 +156,7 @@ class TerminalSession(Generic[GameT, ObsT, ActionT]):
         self.say("")
         noun = self._noun().capitalize()
         self.say(self.tr.gettext("{Noun} over. Score sheet:", Noun=noun))
-        self.say(self.game.score_sheet())
+        self.say(self.game.score_sheet(self.tr.language))
         self.say(self._winners_sentence(screen.winners()))
 
     def _noun(self) -> str:
@@ -253,6 +255,10 @@ class TerminalSession(Generic[GameT, ObsT, ActionT]):
             reply = self.screen.parse(line, observation)
         except IllegalActionError as error:
             self._refused(error)
+            return False
+        except (InvalidCardError, InvalidMeldError) as error:
+            # Typed cards that name no card or make no meld: the screen says why.
+            self.say("  " + self.screen.refusal(error))
             return False
         except ValueError as error:
             self.say(f"  {error}")

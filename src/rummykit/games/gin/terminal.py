@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rummykit.cards import SUITS, Card, card_value_gin, format_card, parse_card, parse_cards
-from rummykit.errors import IllegalActionError, InvalidActionError
+from rummykit.errors import InvalidActionError, RummykitError
 from rummykit.games.gin import (
     GinAction,
     GinHandResult,
@@ -285,7 +285,7 @@ class GinScreen:
             layoffs.append((parse_card(card), int(number) - 1))
         return GinAction.lay_off(melds, layoffs)
 
-    def refusal(self, error: IllegalActionError) -> str:
+    def refusal(self, error: RummykitError) -> str:
         """The engine's reason: as it stands in English (it numbers the knocker's melds
         from 1 too), from its code and fields in another language."""
         if self.tr.language == "en":
