@@ -50,6 +50,7 @@ SHARED_TEMPLATES: Final[Mapping[str, str]] = {
     "hand_over": N_("The hand is over."),
     "wrong_phase": N_("That move does not fit this step of the turn."),
     "action_not_legal": N_("That move is not legal now."),
+    "illegal_action": N_("The rules do not allow that move now."),
     "invalid_action": N_("That move is not written as the game reads it."),
     # Codes that several games raise with one meaning.
     "card_not_in_hand": N_("{card} is not in your hand."),
@@ -68,6 +69,15 @@ SHARED_TEMPLATES: Final[Mapping[str, str]] = {
         "{token} (word {position}): a joker stands for a real card, e.g. JK=5S."
     ),
     "too_many_jokers": N_("{token} (word {position}): at most {most} jokers."),
+    # The other errors of the shared layer, when a person meets them.
+    "error": N_("That input is not valid."),
+    "invalid_option": N_("There is no rule option {option}, or it does not take that value."),
+    "invalid_record": N_("That game record cannot be replayed."),
+    "unknown_variant": N_("There is no such game."),
+    "unknown_bot": N_("There is no such bot for this game."),
+    "unknown_rules_page": N_("There is no rules page for that game in this language."),
+    "unknown_rule": N_("There is no such rule on the rules page."),
+    "bot_error": N_("A bot failed: it chose an illegal move or stopped."),
     # Melds (rummykit.melds), alone or as the cause of a game's refusal.
     "no_jokers": N_("Jokers are not played in this game."),
     "no_natural_card": N_("A meld needs at least one card that is not a joker."),
@@ -162,14 +172,15 @@ PLURAL_TEMPLATES: Final[Mapping[str, tuple[str, str, str]]] = _Gathered(plural=T
 def refusal_params(error: RummykitError) -> dict[str, int | str]:
     """The facts a refusal's template needs, as JSON: ``seat``, ``card`` (its notation,
     such as ``7H``), the rule id, ``cause``, ``token`` and ``position`` (typed card
-    notation) and the error's numbers (absent ones left out).
+    notation), ``option`` (a rule option's name) and the error's numbers (absent ones
+    left out).
 
     >>> from rummykit.errors import IllegalActionError
     >>> refusal_params(IllegalActionError("...", code="x", seat=1, card=0, numbers={"limit": 10}))
     {'seat': 1, 'card': 'AS', 'limit': 10}
     """
     params: dict[str, int | str] = {}
-    for name in ("seat", "cause", "token", "position"):
+    for name in ("seat", "cause", "token", "position", "option"):
         value = getattr(error, name, None)
         if value is not None:
             params[name] = value

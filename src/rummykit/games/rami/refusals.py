@@ -16,6 +16,7 @@ __all__ = ["RAMI_REFUSALS"]
 # ({combination} is a table combination's number, from 1).
 RAMI_REFUSALS: Final[Mapping[str, str | tuple[str, str, str]]] = {
     "round_over": N_("The round is over."),
+    "combination": N_("{card} does not fit that combination."),
     "discard_in_first_turn": N_("You cannot take {card} from the discard pile in your first turn."),
     "one_card_draws_stock": N_("With one card in hand you draw from the stock, not take {card}."),
     "discard_must_be_melded": N_(
