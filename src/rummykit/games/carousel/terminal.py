@@ -88,8 +88,15 @@ class CarouselScreen:
 
     def hand_header(self) -> str:
         """Hand number, dealer, scores."""
+        # Whole sentences by who dealt: a language may inflect the verb by its subject.
+        dealer = self.game.hand.dealer
+        template = (
+            N_("Hand {number}: you dealt. Scores: {scores}")
+            if dealer == HUMAN
+            else N_("Hand {number}: {dealer} dealt. Scores: {scores}")
+        )
         text = self._(
-            "Hand {number}: {dealer} dealt. Scores: {scores}",
+            template,
             number=self.game.hand_number,
             dealer=self.name(self.game.hand.dealer),
             scores=self._scores(),

@@ -126,8 +126,14 @@ class RamiScreen:
             if rnd.current_player == HUMAN
             else self._("{name} starts", name=self.name(rnd.current_player))
         )
+        # Whole sentences by who dealt: a language may inflect the verb by its subject.
+        template = (
+            N_("Round {number}: you dealt; {starts}. Totals: {totals}")
+            if rnd.dealer == HUMAN
+            else N_("Round {number}: {dealer} dealt; {starts}. Totals: {totals}")
+        )
         text = self._(
-            "Round {number}: {dealer} dealt; {starts}. Totals: {totals}",
+            template,
             number=self.game.round_number,
             dealer=self.name(rnd.dealer),
             starts=starts,
