@@ -32,31 +32,34 @@ def _literals(node: ast.AST) -> set[str]:
     }
 
 
+def _assigned(node: ast.AST) -> set[str]:
+    """The codes a statement assigns: ``default_code = "..."``, ``cause = "..."``, and
+    the last of ``why, rule, cause = "...", "carousel-4.4", "final_lap"``."""
+    if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+        return set()
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    names = {t.id for t in targets if isinstance(t, ast.Name)}
+    if "default_code" in names or ("cause" in names and isinstance(node.value, ast.Constant)):
+        return _literals(node.value)
+    for target in targets:
+        if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+            last = target.elts[-1]
+            if isinstance(last, ast.Name) and last.id == "cause":
+                return _literals(node.value.elts[-1])
+    return set()
+
+
 def raised_codes() -> set[str]:
     """Every code and cause written in the sources: ``code=`` / ``cause=`` of a call
     (both branches of a conditional) and each error class's ``default_code``."""
     found: set[str] = set()
     for path in SRC.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            found |= _assigned(node)
             if isinstance(node, ast.Call):
                 for keyword in node.keywords:
                     if keyword.arg in ("code", "cause"):
                         found |= _literals(keyword.value)
-            elif isinstance(node, ast.AnnAssign | ast.Assign) and node.value is not None:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                names = {t.id for t in targets if isinstance(t, ast.Name)}
-                if "default_code" in names or (
-                    "cause" in names and isinstance(node.value, ast.Constant)
-                ):
-                    found |= _literals(node.value)
-            if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Tuple)
-                and any(isinstance(e, ast.Name) and e.id == "cause" for e in t.elts)
-                for t in node.targets
-            ):
-                # ``why, rule, cause = "...", "carousel-4.4", "final_lap"``: the last one.
-                if isinstance(node.value, ast.Tuple):
-                    found |= _literals(node.value.elts[-1])
     return {code for code in found if re.fullmatch(r"[a-z][a-z_]*", code)}
 
 
