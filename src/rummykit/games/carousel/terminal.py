@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from rummykit.cards import Card, format_card, format_cards, parse_cards, physical_of
-from rummykit.errors import InvalidActionError, RummykitError
+from rummykit.errors import InvalidActionError
 from rummykit.games.carousel import (
     CarouselAction,
     CarouselGame,
@@ -23,8 +23,8 @@ from rummykit.games.carousel import (
     best_placement,
     carousel_hand_value,
 )
-from rummykit.i18n import N_, translator
-from rummykit.refusals import explain
+from rummykit.i18n import N_
+from rummykit.screen_words import ScreenWords
 
 __all__ = ["HELP", "CarouselScreen"]
 
@@ -46,10 +46,9 @@ Commands (cards like 7H, TD or 10D, AS; a joker on the table is written JK=5S):
 _WORDS = {"draw": "draw", "end_turn": "end", "knock": "knock"}
 
 
-class CarouselScreen:
+class CarouselScreen(ScreenWords):
     """The person's view of a Carousel game and the commands they type."""
 
-    seat = HUMAN
     noun = "game"
 
     def __init__(
@@ -59,21 +58,11 @@ class CarouselScreen:
         card_text: Callable[[int], str] = format_card,
         language: str | None = None,
     ) -> None:
-        self.tr = translator(language)
-        self._ = self.tr.gettext
-        self.help = self._(HELP)
+        super().__init__(HELP, card_text=card_text, language=language)
         self.game = game
         self.rules = game.rules
-        self.card_text = card_text
 
     # -- words ------------------------------------------------------------------------
-
-    def name(self, seat: int) -> str:
-        """``You`` or ``Bot N``."""
-        return self._("You") if seat == HUMAN else self._("Bot {seat}", seat=seat)
-
-    def _cards(self, cards: Sequence[int]) -> str:
-        return " ".join(self.card_text(card) for card in cards)
 
     def _scores(self) -> str:
         return ", ".join(f"{self.name(s)} {p}" for s, p in enumerate(self.game.scores))
@@ -215,13 +204,6 @@ class CarouselScreen:
         if placement is None or not placement.cards:
             return None
         return list(placement.cards), [tuple(meld) for meld in placement.layout]
-
-    def refusal(self, error: RummykitError) -> str:
-        """The engine's reason: as it stands in English (it numbers table melds from 1
-        too), from its code and fields in another language."""
-        if self.tr.language == "en":
-            return str(error)
-        return explain(error, self.tr.language)
 
     def hint(self, observation: CarouselObservation) -> str:
         """The solver's placement and the table it makes (``layout`` takes it as typed)."""

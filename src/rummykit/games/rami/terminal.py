@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rummykit.cards import JOKER_FACE, SUITS, Card, face_of, format_card, format_cards, parse_card
-from rummykit.errors import InvalidActionError, RummykitError
+from rummykit.errors import InvalidActionError
 from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.game import RamiGame
 from rummykit.games.rami.layoffs import legal_moves
@@ -23,8 +23,8 @@ from rummykit.games.rami.observation import RamiObservation
 from rummykit.games.rami.opening import best_melds, best_opening
 from rummykit.games.rami.scoring import RamiRoundResult
 from rummykit.games.rami.table import Combination, combination_from_cards, position_face
-from rummykit.i18n import N_, Translator, translator
-from rummykit.refusals import explain
+from rummykit.i18n import N_, Translator
+from rummykit.screen_words import ScreenWords
 
 __all__ = ["HELP", "RamiScreen"]
 
@@ -74,10 +74,9 @@ def _command_for(action: RamiAction) -> str:
     return text
 
 
-class RamiScreen:
+class RamiScreen(ScreenWords):
     """The person's view of a Rami game and the commands they type."""
 
-    seat = HUMAN
     noun = "game"
 
     def __init__(
@@ -88,22 +87,12 @@ class RamiScreen:
         card_text: Callable[[int], str] = format_card,
         language: str | None = None,
     ) -> None:
-        self.tr = translator(language)
-        self._ = self.tr.gettext
-        self.help = self._(HELP)
+        super().__init__(HELP, card_text=card_text, language=language)
         self.game = game
         self.rules = game.rules
         self.variant = variant
-        self.card_text = card_text
 
     # -- words ------------------------------------------------------------------------
-
-    def name(self, seat: int) -> str:
-        """``You`` or ``Bot N``."""
-        return self._("You") if seat == HUMAN else self._("Bot {seat}", seat=seat)
-
-    def _cards(self, cards: Sequence[int]) -> str:
-        return " ".join(self.card_text(card) for card in cards)
 
     def _totals(self) -> str:
         return ", ".join(f"{self.name(s)} {t}" for s, t in enumerate(self.game.totals))
@@ -370,13 +359,6 @@ class RamiScreen:
             if held != obs.taken_card:
                 return held
         return same[0] if same else card
-
-    def refusal(self, error: RummykitError) -> str:
-        """The engine's reason: as it stands in English (it numbers combinations from 1
-        too), from its code and fields in another language."""
-        if self.tr.language == "en":
-            return str(error)
-        return explain(error, self.tr.language)
 
     def hint(self, observation: RamiObservation) -> str:
         """The best opening, or the combinations and lay-offs to play (as commands)."""
