@@ -24,7 +24,7 @@ class ScreenWords:
     >>> from rummykit.cards import format_card
     >>> words = ScreenWords("Commands:", card_text=format_card, language="hi")
     >>> words.name(0), words.name(2), words._cards([0, 51])
-    ('आप', 'बॉट 2', 'AS KC')
+    ('आप', 'बॉट 2', 'AS KH')
     """
 
     seat = 0
