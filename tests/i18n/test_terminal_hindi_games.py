@@ -60,6 +60,7 @@ def play(
     script: list[str],
     typed: Callable[[Any], str],
     me: Any,
+    game_name: str,
 ) -> tuple[list[str], list[str]]:
     """Run the session: the script first, then ``me``'s moves typed, until a hand ends."""
     prompts: list[str] = []
@@ -73,7 +74,10 @@ def play(
         return typed(me.act(game.observation(0), game.legal_actions()))
 
     out: list[str] = []
-    TerminalSession(game, screen, bots, read=read, say=out.append, language="hi").run()
+    session = TerminalSession(
+        game, screen, bots, read=read, say=out.append, game_name=game_name, language="hi"
+    )
+    session.run()
     return out, prompts
 
 
@@ -106,7 +110,7 @@ def test_a_rami_round_in_hindi() -> None:
     bot = make_bot("rami51", "heuristic", seed=2, rules=rules, players=2)
     script = ["help", "hint", "flap", "discard 1X", "add 7H to 1", "value 7S 8S", "sort"]
     screen = RamiScreen(game, variant="rami51", language="hi")
-    out, prompts = play(game, screen, {1: bot}, script, typed_rami, me)
+    out, prompts = play(game, screen, {1: bot}, script, typed_rami, me, "rami51")
     text = "\n".join(out)
     assert out[0].startswith("rami51: ओपनिंग 51, 2 खिलाड़ी") and "आदेशों के लिए 'help'" in out[0]
     assert "=== राउंड 1: पत्ते " in text and "मेज़: (ख़ाली)" in text
@@ -134,9 +138,9 @@ def test_a_carousel_hand_in_hindi() -> None:
     game = CarouselGame(players=2, seed=4, first_dealer=1)
     me = make_bot("carousel", "heuristic", seed=1, players=2)
     bot = make_bot("carousel", "heuristic", seed=2, players=2)
-    script = ["help", "hint", "knock", "meld 7H", "add 7H to 9", "layout 7H ZZ", "layout 7H 8H"]
+    script = ["help", "hint", "knock", "meld 7H", "add 7H to 9", "layout 7H ZZ", "rules 99.9"]
     screen = CarouselScreen(game, language="hi")
-    out, _ = play(game, screen, {1: bot}, script, typed_carousel, me)
+    out, _ = play(game, screen, {1: bot}, script, typed_carousel, me, "carousel")
     text = "\n".join(out)
     assert out[0].startswith("कैरूसेल, 150 अंकों तक, 2 खिलाड़ी।")
     assert "=== बाज़ी 1: पत्ते बॉट 1 ने बाँटे।" in text
@@ -144,6 +148,7 @@ def test_a_carousel_hand_in_hindi() -> None:
     assert "नए मेल्ड में कम से कम तीन पत्ते चाहिए" in text
     assert "मेज़ पर मेल्ड नंबर 9 नहीं है" in text
     assert "ZZ (शब्द 2) कोई पत्ता नहीं है" in text
+    assert "  नियम-पृष्ठ पर ऐसा कोई नियम नहीं है।" in text
     assert "  अनुमति नहीं: " in text  # a knock or a layout refused, from its code
     assert "बाज़ी ख़त्म: " in text and "मूल्य " in text
     assert out[-1] == "आपने खेल छोड़ दिया।"

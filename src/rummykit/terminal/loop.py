@@ -238,10 +238,10 @@ class TerminalSession(Generic[GameT, ObsT, ActionT]):
             try:
                 text = rules_text(self.game_name, asked_for)
             except (UnknownRuleError, UnknownRulesPageError) as error:
-                self.say(f"  {error}")
+                self.say("  " + self.screen.refusal(error))
                 return
         except UnknownRuleError as error:
-            self.say(f"  {error}")
+            self.say("  " + self.screen.refusal(error))
             return
         self.say(text.rstrip("\n"))
 
