@@ -17,7 +17,8 @@ const SUIT_PATHS = {
 };
 
 export const RANK_ORDER = "A23456789TJQK";
-export 
+export const SUIT_ORDER = "SCDH";
+
 // Pip centres for 2-10 (x, y, upside down?) in a 100x140 card.
 const PIPS = {
   2: [[50, 30], [50, 110, 1]],

@@ -2,7 +2,7 @@
 // and the variant's own panel, loaded as a separate module from ./variants/.
 import { clear, confirmDialog, getToken, h, playerName, setToken, setTopbar, toast } from "./api.js";
 import { listOf, t, withLanguage } from "./i18n.js";
-import { botLevel, gameTitle, seatName } from "./names.js";
+import { botLevel, gameTitle, presetLabel, seatName } from "./names.js";
 import { refusalNodes } from "./refusals.js";
 
 const PROTOCOL_VERSION = 1;
@@ -154,7 +154,7 @@ export function showTable(root, tableId) {
     const missing = info.seats.filter((s) => s.kind === "human" && !s.joined);
     const box = h("div", { class: "card-panel waiting", "data-testid": "waiting" },
       h("h2", {}, t("table.waiting_title", { game: gameTitle(info.variant, info.title) })),
-      h("p", {}, t("table.rules_preset", { preset: info.preset }), " ", h("a", { href: withLanguage(`/rules/${info.variant}`), target: "_blank", rel: "noopener", "data-testid": "waiting-rules" }, t("table.read_rules"))),
+      h("p", {}, t("table.rules_preset", { preset: presetLabel(info.preset) }), " ", h("a", { href: withLanguage(`/rules/${info.variant}`), target: "_blank", rel: "noopener", "data-testid": "waiting-rules" }, t("table.read_rules"))),
       invites.filter((i) => i.seat !== state.seat).length
         ? h("div", {}, h("p", {}, t("table.send_invites")),
           invites.filter((i) => i.seat !== state.seat).map((i) => h("p", { class: "invite" },
