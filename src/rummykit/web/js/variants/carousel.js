@@ -45,16 +45,11 @@ class CarouselPanel extends VariantPanel {
     this.check = null;
     this.checkNumber = 0;
     this.opponentsEl = h("section", { class: "opponents", "data-testid": "opponents" });
-    this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": t("common.stock") });
-    this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
     this.drawInfoEl = h("p", { class: "draw-info", "data-testid": "draw-info" });
     this.adviceEl = h("p", { class: "advice", "data-testid": "advice" });
     this.meldsEl = h("section", { class: "melds", "data-testid": "carousel-table", "aria-label": t("carousel.table_label") });
     this.statusEl = h("p", { class: "layout-status", "data-testid": "layout-status" });
-    this.toolbarEl = h("div", { class: "hand-toolbar" });
-    this.handEl = h("div", { class: "hand", "data-testid": "hand", "data-zone": "hand" });
-    this.actionsEl = h("div", { class: "hand-actions", "data-testid": "actions" });
-    this.sheetEl = h("aside", { class: "score-sheet card-panel", "data-testid": "score-sheet" });
+    this.handEl.dataset.zone = "hand";
     this.el = h("div", { class: "carousel-table variant-table" },
       h("div", { class: "felt" },
         this.opponentsEl,
@@ -70,24 +65,12 @@ class CarouselPanel extends VariantPanel {
 
   // -- entry points from the table shell ------------------------------------------------
 
-  snapshot(view, info) {
-    this.setView(view, info);
-    this.resetWork();
-    this.render();
-    this.maybeReveal();
-  }
-
-  async update(message, info) {
-    const before = this.view;
-    this.setView(message.view, info);
+  followView(before, message) {
     // A draw only adds to the hand: keep the edits in progress. Anything else resets.
-    const sameTable = before && JSON.stringify(before.table) === JSON.stringify(this.view.table)
+    const sameTable = message && JSON.stringify(before.table) === JSON.stringify(this.view.table)
       && before.hand_number === this.view.hand_number && this.myTurn;
     if (sameTable) this.refreshHand(); else this.resetWork();
-    if (message.actor === this.ctx.seat || !sameTable) this.adviceEl.textContent = "";
-    this.render();
-    if (message.actor !== this.ctx.seat) await this.animate(message.events, message.actor);
-    if (this.view.last_result_hand > (before ? before.last_result_hand : 0)) this.maybeReveal();
+    if (message && (message.actor === this.ctx.seat || !sameTable)) this.adviceEl.textContent = "";
   }
 
   // -- helpers ----------------------------------------------------------------------------

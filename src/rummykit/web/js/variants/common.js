@@ -173,6 +173,13 @@ export class VariantPanel {
     this.info = null;
     this.busy = false;
     this.seenKey = `rummykit:${variant}:seen:${ctx.tableId}`;
+    // The parts every table has; each panel lays them out with its own.
+    this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": t("common.stock") });
+    this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
+    this.toolbarEl = h("div", { class: "hand-toolbar" });
+    this.handEl = h("div", { class: "hand", "data-testid": "hand" });
+    this.actionsEl = h("div", { class: "hand-actions", "data-testid": "actions" });
+    this.sheetEl = h("aside", { class: "score-sheet card-panel", "data-testid": "score-sheet" });
     this.order = new HandOrder({
       sortKey: `rummykit:${variant}:sort`,
       orderKey: ctx.seat == null ? null : `rummykit:${variant}:order:${ctx.tableId}:${ctx.seat}`,
@@ -180,6 +187,38 @@ export class VariantPanel {
       fallback,
     });
   }
+
+  /** A whole view from the table shell (on joining, or after a resync). */
+  snapshot(view, info) {
+    this.setView(view, info);
+    this.followView(null, null);
+    this.render();
+    this.maybeReveal();
+    this.afterRender();
+  }
+
+  /** An accepted move: the new view drawn, another player's move animated (a move of
+   * ours marked), and the reveal once a hand has ended. */
+  async update(message, info) {
+    const before = this.view;
+    this.setView(message.view, info);
+    this.followView(before, message);
+    this.render();
+    if (message.actor !== this.ctx.seat) await this.animate(message.events, message.actor);
+    else this.markOwnMove(message.events);
+    if (this.view.last_result_hand > (before ? before.last_result_hand : 0)) this.maybeReveal();
+    this.afterRender();
+  }
+
+  /** Keep what the panel holds (a selection, an editor) in step with a new view;
+   * `before` and `message` are null for a snapshot. */
+  followView(before, message) { /* nothing to keep by default */ }
+
+  /** Our own move was accepted (the others' are animated by `animate`). */
+  markOwnMove(events) { /* nothing to mark by default */ }
+
+  /** After drawing: work that waits for the server (a live check). */
+  afterRender() { /* nothing by default */ }
 
   /** Take a view from the table shell; the player's own order of the hand follows it. */
   setView(view, info) {

@@ -21,16 +21,10 @@ class GinPanel extends VariantPanel {
   constructor(root, ctx) {
     super(ctx, "gin", { sorts: SORTS, fallback: "melds" });
     this.selected = null;
-    this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": t("common.stock") });
     this.discardEl = h("button", { class: "pile discard", "data-testid": "discard-pile", type: "button", "aria-label": t("common.discard_pile") });
-    this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
     this.centerActions = h("div", { class: "center-actions" });
     this.opponentEl = h("section", { class: "player-box opponent", "data-testid": "opponent" });
-    this.handEl = h("div", { class: "hand", "data-testid": "hand" });
-    this.toolbarEl = h("div", { class: "hand-toolbar" });
-    this.actionsEl = h("div", { class: "hand-actions", "data-testid": "actions" });
     this.meEl = h("section", { class: "player-box me" }, this.toolbarEl, this.handEl, this.actionsEl);
-    this.sheetEl = h("aside", { class: "score-sheet card-panel", "data-testid": "score-sheet" });
     this.el = h("div", { class: "gin-table" },
       h("div", { class: "felt" },
         this.opponentEl,
@@ -42,19 +36,9 @@ class GinPanel extends VariantPanel {
 
   // -- entry points from the table shell --------------------------------------------------
 
-  snapshot(view, info) {
-    this.setView(view, info);
-    this.render();
-    this.maybeReveal();
-  }
-
-  async update(message, info) {
-    this.setView(message.view, info);
-    if (message.actor === this.ctx.seat) this.selected = null;
-    if (this.selected && !this.view.hand.includes(this.selected)) this.selected = null;
-    this.render();
-    if (message.actor !== this.ctx.seat) await this.animate(message.events, message.actor);
-    if (message.events.some((e) => e.kind === "hand_scored" || e.kind === "hand_drawn")) this.maybeReveal();
+  followView(before, message) {
+    if (message && message.actor === this.ctx.seat) this.selected = null;
+    if (this.selected && !(this.view.hand || []).includes(this.selected)) this.selected = null;
   }
 
   // -- helpers -------------------------------------------------------------------------------

@@ -45,16 +45,10 @@ class RamiPanel extends VariantPanel {
     this.checkNumber = 0;
     this.advice = null;
     this.opponentsEl = h("section", { class: "opponents", "data-testid": "opponents" });
-    this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": t("common.stock") });
     this.discardEl = h("button", { class: "pile discard", "data-testid": "discard-pile", type: "button", "aria-label": t("common.discard_pile") });
-    this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
     this.tableEl = h("section", { class: "combos", "data-testid": "rami-table", "aria-label": t("rami.table_label") });
     this.builderEl = h("div", { class: "builder", "data-testid": "builder" });
-    this.toolbarEl = h("div", { class: "hand-toolbar" });
-    this.handEl = h("div", { class: "hand", "data-testid": "hand" });
-    this.actionsEl = h("div", { class: "hand-actions", "data-testid": "actions" });
     this.adviceEl = h("p", { class: "advice", "data-testid": "advice" });
-    this.sheetEl = h("aside", { class: "score-sheet card-panel", "data-testid": "score-sheet" });
     this.el = h("div", { class: "rami-table variant-table" },
       h("div", { class: "felt" },
         this.opponentsEl,
@@ -77,25 +71,14 @@ class RamiPanel extends VariantPanel {
 
   // -- entry points from the table shell ------------------------------------------------
 
-  snapshot(view, info) {
-    this.setView(view, info);
+  followView(before, message) {
+    if (message && (message.actor === this.ctx.seat || before.round_number !== this.view.round_number)) this.advice = null;
     this.keepSelection();
-    this.render();
-    this.maybeReveal();
-    this.refreshCheck();
   }
 
-  async update(message, info) {
-    const before = this.view;
-    this.setView(message.view, info);
-    if (message.actor === this.ctx.seat || (before && before.round_number !== this.view.round_number)) this.advice = null;
-    this.keepSelection();
-    this.render();
-    if (message.actor !== this.ctx.seat) await this.animate(message.events, message.actor);
-    else this.flashCombos(message.events);
-    if (this.view.last_result_hand > (before ? before.last_result_hand : 0)) this.maybeReveal();
-    this.refreshCheck();
-  }
+  markOwnMove(events) { this.flashCombos(events); }
+
+  afterRender() { this.refreshCheck(); }
 
   // -- helpers ----------------------------------------------------------------------------
 
