@@ -10,6 +10,7 @@ reveal and the score sheet show. Screenshots go to ``test-output/``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,6 +34,7 @@ pytestmark = needs_chromium
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the 'server-test' extra")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
+DEVANAGARI = re.compile(r"[\u0900-\u097F]")
 RAMI_SEED = 75
 """Four seats: seat 0 plays first and can open with 9C 9D 9H + TC TD TH = 57."""
 LAYOFF_SEED = 204
@@ -288,6 +290,7 @@ def play_seat_from_a_script(port: int, table_id: str, token: str, variant: str) 
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.parametrize("language", ["en", "hi"])
 @pytest.mark.parametrize(
     ("variant", "seed", "bots", "options"),
     [
@@ -302,22 +305,27 @@ def test_round_end_reveal_and_score_sheet(
     seed: int,
     bots: int,
     options: dict[str, Any],
+    language: str,
 ) -> None:
     errors: list[str] = []
     page = new_page(browser, errors, 1280, 900)
     url, table_id, token = table_url(base_url, variant, seed, bots=bots, options=options)
-    open_and_start(page, url)
+    address, fragment = url.split("#")
+    open_and_start(page, f"{address}?lang={language}#{fragment}")
     play_seat_from_a_script(port_of(base_url), table_id, token, variant)
     reveal = page.wait_for_selector("[data-testid=reveal]", timeout=60_000)
     page.wait_for_timeout(400)
-    shot(page, f"{variant}-reveal.png")
+    prefix = "" if language == "en" else f"{language}-"
+    shot(page, f"{prefix}{variant}-reveal.png")
     assert page.query_selector("[data-testid=final]")
     rows = reveal.query_selector_all(".reveal-table tbody tr")
     assert len(rows) == bots + 1
+    words = [reveal.inner_text(), page.inner_text("[data-testid=score-sheet]")]
+    assert all(bool(DEVANAGARI.search(text)) == (language == "hi") for text in words)
     page.click("[data-testid=reveal-close]")
     sheet = page.query_selector_all("[data-testid=score-sheet] tbody tr")
     assert len(sheet) >= 2
-    shot(page, f"{variant}-score-sheet.png")
+    shot(page, f"{prefix}{variant}-score-sheet.png")
     page.close()
     assert not errors, errors
 
