@@ -199,7 +199,7 @@ export default {
   "reveal.wins_game": {"one": "{names} wins the game!", "other": "{names} win the game!"},
   "sheet.title": "Score sheet",
   "sheet.total": "Total",
-  "sheet.game_to": "game to {target}",
+  "sheet.game_to": {"one": "game to {count}", "other": "game to {count}"},
   "sheet.winner": "Winner: {names}",
   // -- Moves in words (the replay, the hints)
   "action.take_upcard": "takes the upcard",

@@ -199,7 +199,7 @@ export default {
   "reveal.wins_game": {"one": "{names} गेम जीत गए!", "other": "{names} गेम जीत गए!"},
   "sheet.title": "अंक-तालिका",
   "sheet.total": "कुल",
-  "sheet.game_to": "{target} अंकों का गेम",
+  "sheet.game_to": {"one": "{count} अंक का गेम", "other": "{count} अंकों का गेम"},
   "sheet.winner": "विजेता: {names}",
   // -- Moves in words (the replay, the hints)
   "action.take_upcard": "खुला पत्ता लिया",

@@ -144,7 +144,7 @@ class CarouselPanel extends VariantPanel {
       t("carousel.info.draws", { draws: v.draws, max: v.max_draws }),
       v.final_lap ? t("carousel.info.final_lap") : null,
       t("reveal.hand", { number: v.hand_number }),
-      t("sheet.game_to", { target: v.target }),
+      t("sheet.game_to", { count: v.target }),
     ].filter(Boolean).join(" · ");
   }
 
@@ -258,7 +258,7 @@ class CarouselPanel extends VariantPanel {
     const seats = v.players.map((p) => p.seat);
     const final = sheet.final;
     fill(this.sheetEl,
-      h("h3", {}, t("sheet.title"), " ", h("small", { class: "muted" }, `(${t("sheet.game_to", { target: sheet.target })})`)),
+      h("h3", {}, t("sheet.title"), " ", h("small", { class: "muted" }, `(${t("sheet.game_to", { count: sheet.target })})`)),
       h("table", {},
         h("thead", {}, h("tr", {}, h("th", {}, t("carousel.sheet.hand")), seats.map((s) => h("th", { class: "num" }, this.name(s))))),
         h("tbody", {},

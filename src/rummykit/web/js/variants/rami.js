@@ -275,7 +275,7 @@ class RamiPanel extends VariantPanel {
     const sheet = v.score_sheet;
     const seats = v.players.map((p) => p.seat);
     const goal = sheet.end_mode === "rounds" ? t("rami.sheet.rounds", { count: sheet.rounds })
-      : sheet.end_mode === "elimination" ? t("rami.sheet.elimination", { limit: sheet.limit }) : t("sheet.game_to", { target: sheet.limit });
+      : sheet.end_mode === "elimination" ? t("rami.sheet.elimination", { limit: sheet.limit }) : t("sheet.game_to", { count: sheet.limit });
     fill(this.sheetEl,
       h("h3", {}, t("rami.sheet.title"), " ", h("small", { class: "muted" }, t("rami.sheet.goal", { goal }))),
       h("table", {},
