@@ -7,7 +7,7 @@
 // the server to check one) and shows what comes back.
 import { cardElement, faceOf, isJoker, sortCards } from "../cards.js";
 import { clear, fill, h } from "../api.js";
-import { listOf, t } from "../i18n.js";
+import { language, listOf, t } from "../i18n.js";
 import { errorText } from "../refusals.js";
 import { VariantPanel, bubble, busyWhile, chooseDialog, fillPiles, fly, opponentsRow } from "./common.js";
 
@@ -196,6 +196,8 @@ class RamiPanel extends VariantPanel {
     if (!v.opened) {
       if (check.ok) return t("rami.status.ready", { total: check.total, threshold: check.threshold });
       const invalid = (check.combos || []).find((p) => p.valid === false);
+      // The server says why in English only: other languages get the general sentence.
+      if (invalid && language() === "en" && invalid.reason) return `${invalid.cards.join(" ")}: ${invalid.reason}`;
       if (invalid) return t("rami.status.invalid", { cards: invalid.cards.map(faceOf).join(" ") });
       if (check.total < check.threshold) return t("rami.status.short", { total: check.total, threshold: check.threshold, missing: check.threshold - check.total });
       return check.error ? errorText(check.error) : "";
