@@ -106,7 +106,11 @@ class Translator:
 
     def ngettext(self, singular: str, plural: str, count: int, /, **params: object) -> str:
         """The form for ``count`` (this language's plural rule), placeholders filled."""
-        return self._catalog.ngettext(singular, plural, count).format(**params)
+        return self.plural_form(singular, plural, count).format(**params)
+
+    def plural_form(self, singular: str, plural: str, count: int, /) -> str:
+        """The form for ``count``, its placeholders left for the reader to fill."""
+        return self._catalog.ngettext(singular, plural, count)
 
 
 def translator(language: str | None = None) -> Translator:

@@ -11,8 +11,8 @@ the game, card notation, melds) are here; each game declares its own codes'
 engine wrote is never parsed: a code without a template is shown in the engine's words.
 
 The browser does the same from the websocket ``error`` message's ``code`` + ``params``
-(:func:`refusal_params`), with its own catalogs (``web/js/locales``) holding the same
-templates under ``refusal.<code>``.
+(:func:`refusal_params`), with these very templates in the reader's language
+(:func:`refusal_templates`, which the server sends it).
 
 >>> from rummykit.errors import IllegalActionError
 >>> error = IllegalActionError("...", code="card_not_in_hand", seat=0, card=12)
@@ -38,6 +38,7 @@ __all__ = [
     "TEMPLATES",
     "explain",
     "refusal_params",
+    "refusal_templates",
 ]
 
 # Placeholders: {card} (the card's text), {seat}, {token} and {position} (typed card
@@ -244,3 +245,33 @@ def explain(
     if "rule" in params:
         text = f"{text} {tr.gettext(_RULE_SUFFIX, rule=params['rule'])}"
     return text
+
+
+PluralTemplate = dict[str, str]
+
+
+def refusal_templates(language: str) -> dict[str, str | PluralTemplate]:
+    """Every refusal template in ``language``, placeholders unfilled, for a reader that
+    fills them itself (the browser): a code's text, or for a count its forms ``one`` and
+    ``other`` with ``by``, the name of the number that decides.
+
+    >>> hindi = refusal_templates("hi")
+    >>> hindi["card_not_in_hand"]
+    '{card} आपके हाथ में नहीं है।'
+    >>> sorted(refusal_templates("en")["meld_too_small"].items())
+    [('by', 'least'), ('one', 'A meld needs at least {least} card.'), \
+('other', 'A meld needs at least {least} cards.')]
+    """
+    tr = translator(language)
+    found: dict[str, str | PluralTemplate] = {}
+    for code, template in _all_templates().items():
+        if isinstance(template, str):
+            found[code] = tr.gettext(template)
+        else:
+            singular, plural, counted = template
+            found[code] = {
+                "one": tr.plural_form(singular, plural, 1),
+                "other": tr.plural_form(singular, plural, 2),
+                "by": counted,
+            }
+    return found

@@ -2,9 +2,10 @@
 
 Every message id the JavaScript names exists in every catalog and every catalog entry is
 used; placeholders match English's; a text with a count has exactly the plural forms
-the language's ``Intl.PluralRules`` names; every refusal code an engine can raise, every
-error code of the server, every rule option, choice, preset, game and bot level the
-lobby lists has its words. The catalogs are JSON inside a module, read here as such.
+the language's ``Intl.PluralRules`` names; every refusal code an engine can raise (its
+template comes from rummykit.refusals, which the server sends), every error code of the
+server, every rule option, choice, preset, game and bot level the lobby lists has its
+words. The catalogs are JSON inside a module, read here as such.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 from rummykit import catalog
+from rummykit.refusals import refusal_templates
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "rummykit"
 WEB = PACKAGE / "web"
@@ -77,7 +79,7 @@ def names_in(entry: Any) -> set[str]:
 
 def test_the_catalogs_are_read() -> None:
     assert len(load("en")) > 300
-    assert "refusal.deadwood_over_knock_limit" in load("hi")
+    assert "refusal.unknown" in load("hi")
     assert {"refusal.", "option.", "card.rank."} <= families()
 
 
@@ -127,7 +129,7 @@ def test_a_hindi_text_is_hindi() -> None:
         and PLACEHOLDER.sub("", "".join(texts(entry))).strip(" ()#·:/+-→!—")
     ]
     assert not same, f"hi.js entries without Devanagari: {same}"
-    assert english["refusal.card_not_in_hand"] != hindi["refusal.card_not_in_hand"]
+    assert english["refusal.unknown"] != hindi["refusal.unknown"]
 
 
 def engine_refusal_codes() -> set[str]:
@@ -137,10 +139,19 @@ def engine_refusal_codes() -> set[str]:
     return codes | {"not_your_turn"}
 
 
-def test_every_refusal_code_has_a_template() -> None:
-    english = load("en")
-    missing = sorted(code for code in engine_refusal_codes() if f"refusal.{code}" not in english)
-    assert not missing, f"no refusal template for {missing}"
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_refusal_code_has_a_template(language: str) -> None:
+    """The browser's refusal words are the ones the server sends (``/api/refusals``)."""
+    sent = refusal_templates(language)
+    missing = sorted(code for code in engine_refusal_codes() if code not in sent)
+    assert not missing, f"no {language} refusal template for {missing}"
+    english = refusal_templates("en")
+    for code, entry in sent.items():
+        assert names_in(entry) == names_in(english[code]), code
+        if isinstance(entry, dict):
+            # The browser picks the form by the number `by` names (i18n.js entryFor).
+            assert set(entry) == PLURAL_FORMS[language] | {"by"}, code
+            assert entry["by"] in names_in(entry), code
 
 
 def test_every_server_error_code_has_words() -> None:
@@ -164,11 +175,3 @@ def test_the_lobby_has_words_for_every_option_choice_preset_game_and_bot() -> No
     wanted.add("bot.expert")
     missing = sorted(wanted - set(english))
     assert not missing, missing
-
-
-def test_refusal_templates_use_only_the_facts_the_server_sends() -> None:
-    """``params`` holds seat, card, rule and the error's numbers (rummykit.refusals)."""
-    numbers = {"deadwood", "limit", "meld", "melds"}
-    for key, entry in load("en").items():
-        if key.startswith("refusal.") and key not in ("refusal.see_rule", "refusal.unknown"):
-            assert names_in(entry) <= {"seat", "card", *numbers}, key

@@ -14,9 +14,19 @@ let catalog = {};
 let fallback = {};
 let plurals = new Intl.PluralRules(FALLBACK);
 
+// A language's words: its catalog module, and the engines' refusal templates, which the
+// server keeps once for the terminal and the browser (`refusal.<code>`; a template that
+// depends on a number is `{one, other, by}`, `by` naming that number).
 async function loadCatalog(code) {
-  const module = await import(`./locales/${code}.js`);
-  return module.default;
+  const [module, response] = await Promise.all([
+    import(`./locales/${code}.js`),
+    fetch(`/api/refusals/${code}`),
+  ]);
+  const words = { ...module.default };
+  if (response.ok) {
+    for (const [id, entry] of Object.entries(await response.json())) words[`refusal.${id}`] = entry;
+  }
+  return words;
 }
 
 /** The language to show: the address's `?lang=` (remembered), the stored choice, the
@@ -69,7 +79,7 @@ function entryFor(id, params) {
   const entry = id in catalog ? catalog[id] : fallback[id];
   if (entry === undefined) return id;
   if (typeof entry === "string") return entry;
-  const form = plurals.select(Number(params.count));
+  const form = plurals.select(Number(params[entry.by || "count"]));
   return entry[form] !== undefined ? entry[form] : entry.other;
 }
 
@@ -98,7 +108,8 @@ export function tNodes(id, params = {}) {
 /** The placeholders a message names (all forms of a plural one). */
 export function placeholders(id) {
   const entry = id in catalog ? catalog[id] : fallback[id];
-  const texts = entry === undefined ? [] : typeof entry === "string" ? [entry] : Object.values(entry);
+  const forms = entry === undefined || typeof entry === "string" ? [] : Object.entries(entry);
+  const texts = typeof entry === "string" ? [entry] : forms.filter(([form]) => form !== "by").map(([, text]) => text);
   return new Set(texts.flatMap((text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1])));
 }
 

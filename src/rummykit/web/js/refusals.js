@@ -1,6 +1,7 @@
 // A refusal from the server said in the reader's language: from its stable codes and
 // facts (`code`, `rule`: the engine's code, `params`), never from its English `message`.
-// An engine refusal has a template `refusal.<rule>`, the server's own refusals one
+// An engine refusal has a template `refusal.<cause>` or `refusal.<rule>` (the server sends
+// them, see i18n.js), the server's own refusals one
 // `error.<code>`; a code with no template (a plugin game's) is shown in the server's
 // words in English, and as a general sentence naming the code in another language.
 import { h } from "./api.js";
@@ -25,7 +26,8 @@ export function errorText(error) {
   // Rami names a physical card ("7H@1"); people read its face.
   if (typeof params.card === "string") params.card = params.card.replace(/@\d+$/, "");
   if (ENGINE_CODES.has(error.code) && error.rule) {
-    const text = filled(`refusal.${error.rule}`, params);
+    // The finer reason first, when one code covers several.
+    const text = (params.cause && filled(`refusal.${params.cause}`, params)) || filled(`refusal.${error.rule}`, params);
     if (text) return text;
   }
   if (language() === "en" && DETAILED.has(error.code) && error.message) return error.message;
