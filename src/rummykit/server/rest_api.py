@@ -38,7 +38,14 @@ Authorization = Annotated[str | None, Header()]
 
 @router.get("/health")
 async def health(manager: Manager) -> dict[str, Any]:
-    return {"ok": True, "tables": len(manager.tables), "protocol": PROTOCOL_VERSION}
+    answer: dict[str, Any] = {
+        "ok": True,
+        "tables": len(manager.tables),
+        "protocol": PROTOCOL_VERSION,
+    }
+    if manager.cluster is not None:
+        answer["cluster"] = manager.cluster.stats()
+    return answer
 
 
 @router.get("/variants")
