@@ -4,6 +4,7 @@ that the ``seq`` of the updates they receive never skips or repeats."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -29,7 +30,9 @@ def redis_url() -> str:
     """The tests' Redis (``RUMMYKIT_TEST_REDIS_URL``); skip, saying why, without one."""
     url = os.environ.get("RUMMYKIT_TEST_REDIS_URL")
     if not url:
-        pytest.skip("the cluster tests need Redis: set RUMMYKIT_TEST_REDIS_URL (scripts/test.sh does)")
+        pytest.skip(
+            "the cluster tests need Redis: set RUMMYKIT_TEST_REDIS_URL (scripts/test.sh does)"
+        )
     redis = pytest.importorskip("redis", reason="the cluster tests need redis-py (server extra)")
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=2)
@@ -43,7 +46,8 @@ def redis_url() -> str:
 def postgres_required() -> None:
     if not os.environ.get("RUMMYKIT_TEST_DATABASE_URL"):
         pytest.skip(
-            "the cluster tests need PostgreSQL: set RUMMYKIT_TEST_DATABASE_URL (scripts/test.sh does)"
+            "the cluster tests need PostgreSQL: "
+            "set RUMMYKIT_TEST_DATABASE_URL (scripts/test.sh does)"
         )
 
 
@@ -108,7 +112,7 @@ def cluster(database_url: str, log_dir: Path) -> Iterator[Cluster]:
         nodes.close()
 
 
-class Disconnected(Exception):
+class DisconnectedError(Exception):
     """The player's connection closed (its node died or let the table go)."""
 
 
@@ -155,10 +159,15 @@ class Player:
                 while True:
                     message = json.loads(self.ws.recv(timeout=10))
                     if message["type"] == "error":
-                        raise Disconnected(message)
+                        raise DisconnectedError(message)
                     if message["type"] == "welcome":
                         break
-            except (OSError, TimeoutError, Disconnected, websockets_exceptions.WebSocketException):
+            except (
+                OSError,
+                TimeoutError,
+                DisconnectedError,
+                websockets_exceptions.WebSocketException,
+            ):
                 if time.monotonic() > deadline:
                     raise
                 self.index += 1
@@ -173,7 +182,7 @@ class Player:
         try:
             message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         except websockets_exceptions.ConnectionClosed as closed:
-            raise Disconnected(str(closed)) from None
+            raise DisconnectedError(str(closed)) from None
         if message["type"] == "update":
             assert message["seq"] == self.seq + 1, (message["seq"], self.seq)
             self.seq = message["seq"]
@@ -213,10 +222,8 @@ class Player:
 
     def close(self) -> None:
         if self.ws is not None:
-            try:
+            with contextlib.suppress(Exception):  # already gone
                 self.stack.close()
-            except Exception:  # already gone
-                pass
             self.ws = None
 
 
@@ -244,7 +251,7 @@ def play_round(players: list[Player], moves: int) -> None:
                 continue
             try:
                 player.move(first_legal(view))
-            except Disconnected:
+            except DisconnectedError:
                 player.connect()
                 continue
             done += 1
@@ -260,5 +267,5 @@ def sync(player: Player, seq: int) -> None:
         assert time.monotonic() < deadline, "the update never came"
         try:
             player.until(lambda m: m["type"] in ("update", "snapshot"))
-        except Disconnected:
+        except DisconnectedError:
             player.connect()

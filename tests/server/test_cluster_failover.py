@@ -10,7 +10,7 @@ import signal
 import time
 from typing import Any
 
-from cluster_helpers import LEASE, Disconnected, Player, play_round, sync
+from cluster_helpers import LEASE, DisconnectedError, Player, play_round, sync
 from server_helpers import post
 
 
@@ -55,7 +55,7 @@ def test_kill_9_of_the_owner_mid_hand(cluster_nodes: Any) -> None:
     for player in players:
         try:
             player.until(lambda m: False, timeout=LEASE * 4)
-        except Disconnected:
+        except DisconnectedError:
             player.connect()
     assert all(player.port == ports[1] for player in players)
     assert time.monotonic() - killed_at < LEASE + 10
@@ -96,7 +96,7 @@ def test_a_node_paused_past_its_lease_writes_nothing_after(cluster_nodes: Any) -
         for player in players:
             try:
                 player.until(lambda m: False, timeout=LEASE * 4)
-            except Disconnected:
+            except DisconnectedError:
                 player.connect()
         # Node 2 owns the table now; the game goes on there with a different move.
         assert mover.view is not None and mover.view["legal_actions"]
@@ -114,7 +114,7 @@ def test_a_node_paused_past_its_lease_writes_nothing_after(cluster_nodes: Any) -
     stored = _check_log(cluster_nodes, table_id, players)
     assert all(seq not in stale.acked for seq, _, _ in stored)
     assert all(stored[seq - 1][2].get(k) == v for k, v in first_move.items())
-    for player in players + [stale]:
+    for player in [*players, stale]:
         player.close()
 
 
@@ -124,5 +124,5 @@ def _answer(player: Player, request_id: str) -> dict[str, Any] | None:
         return player.until(
             lambda m: m["type"] in ("ack", "error") and m.get("id") == request_id, timeout=15
         )
-    except Disconnected:
+    except DisconnectedError:
         return None

@@ -33,8 +33,8 @@ def test_players_on_different_nodes_see_each_others_moves_in_order(cluster_nodes
         sync(player, last)
 
     # Nobody reconnected, and each saw every update after its welcome exactly once.
-    assert [player.connections for player in players + [spectator]] == [1, 1, 1]
-    for watcher in players + [spectator]:
+    assert [player.connections for player in [*players, spectator]] == [1, 1, 1]
+    for watcher in [*players, spectator]:
         assert watcher.updates == list(range(1, last + 1))
     # The spectator's view shows no hand.
     assert spectator.view is not None and spectator.view.get("hand") in (None, [])
@@ -49,6 +49,6 @@ def test_players_on_different_nodes_see_each_others_moves_in_order(cluster_nodes
     owner, relay, watcher_node = (cluster_nodes.health(i)["cluster"] for i in range(3))
     assert owner["leases"] >= 1 and owner["relayed_in"] == 2
     assert relay["relayed_out"] == 1 and watcher_node["relayed_out"] == 1
-    for player in players + [spectator]:
+    for player in [*players, spectator]:
         player.close()
     assert "Traceback" not in cluster_nodes.log_text()
