@@ -3,8 +3,12 @@ every move, in order, whichever node owns the table (the others relay through Re
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
 from typing import Any
 
+import pytest
 from cluster_helpers import Player, play_round, sync
 from server_helpers import post
 
@@ -52,3 +56,36 @@ def test_players_on_different_nodes_see_each_others_moves_in_order(cluster_nodes
     for player in [*players, spectator]:
         player.close()
     assert "Traceback" not in cluster_nodes.log_text()
+
+
+def _request(port: int, method: str, path: str, token: str, body: Any = None) -> Any:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        method=method,
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def test_a_tables_rest_routes_answer_on_every_node(cluster_nodes: Any) -> None:
+    cluster_nodes.start(2)
+    owner, other = cluster_nodes.ports
+    created = post(owner, "/api/tables", {"variant": "gin", "seed": 5})
+    table_id, token = created["table"]["id"], created["invites"][0]["token"]
+    base = f"/api/tables/{table_id}"
+    # Joined, started and played through the node that does not own the table.
+    assert _request(other, "POST", f"{base}/join", token, {"name": "Ann"})["seat"] == 0
+    snapshot = _request(other, "POST", f"{base}/start", token, {})
+    assert snapshot["table"]["status"] == "playing"
+    action = snapshot["view"]["legal_actions"][0]
+    played = _request(other, "POST", f"{base}/actions", token, {"action": action})
+    assert played["seq"] >= 1
+    # The owner tells the same story, and is still the only node holding the table.
+    seen = _request(owner, "GET", base, token)
+    assert seen["seq"] >= played["seq"] and seen["table"]["seats"][0]["name"] == "Ann"
+    assert cluster_nodes.health(1)["tables"] == 0
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        _request(other, "GET", base, "not-a-token-of-this-table")
+    assert refused.value.code == 403

@@ -12,6 +12,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from rummykit.server.cluster.bus import Bus, Item
+from rummykit.server.cluster.http_relay import HttpCalls
 from rummykit.server.cluster.lease import Leases
 from rummykit.server.cluster.ownership import Ownership
 from rummykit.server.cluster.relay import Origins, RemoteSessions
@@ -46,6 +47,7 @@ class ClusterNode:
         self.keeper = LeaseKeeper(manager, self.leases, self.ownership)
         self.origins = Origins(self.bus)
         self.sessions = RemoteSessions(manager, manager.config, self.bus)
+        self.calls = HttpCalls(self.bus)
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
@@ -113,6 +115,10 @@ class ClusterNode:
             self.sessions.on_close(item[1])
         elif kind == "end":
             self.origins.on_end(item[1], item[2])
+        elif kind == "call":
+            self.calls.on_call(item[1], item[2])
+        elif kind == "reply":
+            self.calls.on_reply(item[1], item[2])
 
     def _on_reset(self) -> None:
         """Messages may have been lost: end every relayed connection (they reconnect)."""
