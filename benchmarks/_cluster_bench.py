@@ -50,15 +50,32 @@ except ImportError:  # websockets < 13
     from websockets import connect  # type: ignore[no-redef,attr-defined]
 
 
+LOGS: list[Path] = []
+
+
 def start_nodes(count: int, database: str, redis_url: str, lease: float) -> list[Any]:
     nodes = []
     for _ in range(count):
         port = free_port()
+        log = Path(tempfile.gettempdir()) / f"rummykit-bench-node-{port}.log"
+        LOGS.append(log)
         process = start_server(
-            port, database, "--redis-url", redis_url, "--lease-seconds", str(lease)
+            port, database, "--redis-url", redis_url, "--lease-seconds", str(lease), log=log
         )
         nodes.append((port, process))
     return nodes
+
+
+def _warnings(since: int) -> str:
+    """What the nodes started since ``since`` logged (lease losses, ended relays)."""
+    lines = [
+        line
+        for log in LOGS[since:]
+        for line in log.read_text(errors="replace").splitlines()
+        if " " in line and not line.startswith(("rummykit table server", "INFO"))
+    ]
+    logs = ", ".join(str(log) for log in LOGS[since:])
+    return f"   node log lines: {len(lines)} (in {logs})"
 
 
 def _bases(nodes: list[Any]) -> list[str]:
@@ -66,6 +83,7 @@ def _bases(nodes: list[Any]) -> list[str]:
 
 
 def paced(args: argparse.Namespace, folder: Path) -> None:
+    since = len(LOGS)
     with fresh_database(args, folder, 100) as database:
         nodes = start_nodes(args.nodes, database, args.redis_url, args.lease_seconds)
         try:
@@ -77,6 +95,7 @@ def paced(args: argparse.Namespace, folder: Path) -> None:
                 stop_server(process)
     print(f"-- paced, {args.nodes} nodes:")
     report(args, totals)
+    print(_warnings(since))
 
 
 def full_speed(args: argparse.Namespace, folder: Path) -> None:

@@ -113,9 +113,12 @@ def load_average() -> float:
     return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
 
 
-def start_server(port: int, database_url: str, *extra: str) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, database_url: str, *extra: str, log: Path | None = None
+) -> subprocess.Popen[bytes]:
     """``rummykit serve`` from the rummykit this interpreter imports (PYTHONPATH is
-    passed on, so a source tree on it is what gets measured)."""
+    passed on, so a source tree on it is what gets measured); its messages go to
+    ``log`` if given (a pipe nobody reads would stop a server that logs much)."""
     command = [
         sys.executable,
         "-c",
@@ -137,11 +140,16 @@ def start_server(port: int, database_url: str, *extra: str) -> subprocess.Popen[
         "warning",
         *extra,
     ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if log is None:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    else:
+        with log.open("ab") as output:
+            process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while True:
         if process.poll() is not None:
-            raise SystemExit(f"the server did not start: {process.stderr.read().decode()}")  # type: ignore[union-attr]
+            said = log.read_text() if log else process.stderr.read().decode()  # type: ignore[union-attr]
+            raise SystemExit(f"the server did not start: {said}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
                 return process
@@ -447,7 +455,7 @@ def main() -> None:
         "a takeover after kill -9 (see benchmarks/_cluster_bench.py)",
     )
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="cluster mode")
-    parser.add_argument("--lease-seconds", type=float, default=2.0, help="cluster mode")
+    parser.add_argument("--lease-seconds", type=float, default=5.0, help="cluster mode")
     parser.add_argument(
         "--full-speed-clients", type=int, default=200, help="cluster mode: closed-loop players"
     )
