@@ -135,18 +135,23 @@ async def _takeover_player(
                 await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
                 await ws.send(json.dumps({"type": "start", "id": "start"}))
                 pending = False
+                sent_at = 0.0
                 while not state["stop"]:
                     message = json.loads(await asyncio.wait_for(ws.recv(), timeout=30))
+                    killed = state["killed_at"]
                     if message["type"] == "ack" and message.get("id") == "move":
                         pending = False
-                        killed = state["killed_at"]
-                        if victim and killed is not None and table_id not in state["first"]:
-                            state["first"][table_id] = time.perf_counter() - killed
+                        # Only a move sent after the kill counts (an ack relayed just
+                        # after it may be the dead node's last).
+                        if victim and killed is not None and sent_at > killed:
+                            state["first"].setdefault(table_id, time.perf_counter() - killed)
                     view = message.get("view")
                     if not view or view["is_over"] or not view["legal_actions"] or pending:
                         continue
-                    await asyncio.sleep(rng.uniform(0.5, 1.5))
+                    if not (victim and killed is not None and table_id not in state["first"]):
+                        await asyncio.sleep(rng.uniform(0.5, 1.5))  # after the kill: at once
                     pending = True
+                    sent_at = time.perf_counter()
                     action = rng.choice(view["legal_actions"])
                     await ws.send(json.dumps({"type": "act", "id": "move", "action": action}))
         except Exception:  # closed by a dying node or a relay that ended: reconnect

@@ -289,6 +289,8 @@ class TableManager:
     async def _persist_seats(self, table: LiveTable) -> None:
         try:
             await self.writer.commit(self.store.update_table(table.id, seats=table.stored_seats()))
+        except ServerError:  # refused by the store itself: a cluster node lost the lease
+            raise
         except Exception:
             log.exception("could not save seats of table %s", table.id)
             raise ServerError("storage_error", "the seat could not be saved; try again") from None
@@ -370,6 +372,8 @@ class TableManager:
                 )
             try:
                 await self.writer.commit(self.store.update_table(table.id, status="playing"))
+            except ServerError:
+                raise
             except Exception:
                 log.exception("could not start table %s", table.id)
                 raise ServerError("storage_error", "the table could not be started") from None
