@@ -220,7 +220,10 @@ def cluster_main(args: argparse.Namespace) -> None:
     if not args.database_url or not args.database_url.startswith("postgresql"):
         raise SystemExit("--nodes needs a PostgreSQL --database-url (on this machine)")
     args.paced_think_ms = 1000.0 if args.think_ms == "0" else float(args.think_ms)
+    parts = {"paced": paced, "full": full_speed, "takeover": takeover}
+    chosen = [part.strip() for part in str(args.parts).split(",")]
+    if not set(chosen) <= set(parts):
+        raise SystemExit(f"--parts takes some of {', '.join(parts)}")
     with tempfile.TemporaryDirectory() as folder:
-        paced(args, Path(folder))
-        full_speed(args, Path(folder))
-        takeover(args, Path(folder))
+        for part in chosen:
+            parts[part](args, Path(folder))

@@ -462,6 +462,9 @@ def main() -> None:
     parser.add_argument(
         "--takeover-tables", type=int, default=200, help="cluster mode: tables at the kill"
     )
+    parser.add_argument(
+        "--parts", default="paced,full,takeover", help="cluster mode: which measurements"
+    )
     args = parser.parse_args()
     if args.nodes > 1:
         from _cluster_bench import cluster_main
