@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from cluster_helpers import Player, play_round, sync
-from server_helpers import post
+from server_helpers import choose, post
 
 
 def test_players_on_different_nodes_see_each_others_moves_in_order(cluster_nodes: Any) -> None:
@@ -89,3 +89,45 @@ def test_a_tables_rest_routes_answer_on_every_node(cluster_nodes: Any) -> None:
     with pytest.raises(urllib.error.HTTPError) as refused:
         _request(other, "GET", base, "not-a-token-of-this-table")
     assert refused.value.code == 403
+
+
+def test_a_rematch_offered_through_relays_reaches_both_players(cluster_nodes: Any) -> None:
+    cluster_nodes.start(3)
+    ports = cluster_nodes.ports
+    body = {
+        "variant": "gin",
+        "seed": 8,
+        "options": {"target": 1},
+        "seats": [{"kind": "human"}, {"kind": "human"}],
+    }
+    created = post(ports[0], "/api/tables", body)
+    table_id = created["table"]["id"]
+    tokens = [invite["token"] for invite in created["invites"]]
+    # Both players relayed (the owner is node 1), from two different nodes.
+    players = [Player([ports[1]], table_id, tokens[0]), Player([ports[2]], table_id, tokens[1])]
+    players[0].ws.send('{"type": "start", "id": "s"}')
+    for player in players:
+        player.until(lambda m: m["type"] == "snapshot")
+    for _ in range(400):
+        mover = next((p for p in players if p.view and p.view["legal_actions"]), None)
+        if mover is None:
+            break
+        mover.move(choose(mover.view))
+        for other in players:
+            sync(other, mover.seq)
+    assert all(player.view and player.view["is_over"] for player in players)
+    players[0].ws.send('{"type": "rematch", "id": "r"}')
+    ack = players[0].until(lambda m: m["type"] == "ack" and m.get("id") == "r")
+    note = players[1].until(lambda m: m["type"] == "rematch")
+    assert note["table_id"] == ack["table_id"] != table_id
+    # The same tokens open the new table, from any node.
+    again = [
+        Player([ports[2]], ack["table_id"], tokens[0]),
+        Player([ports[1]], ack["table_id"], tokens[1]),
+    ]
+    again[1].ws.send('{"type": "start", "id": "s"}')
+    for player in again:
+        snapshot = player.until(lambda m: m["type"] == "snapshot")
+        assert snapshot["table"]["status"] == "playing"
+    for player in players + again:
+        player.close()
