@@ -98,3 +98,34 @@ def test_a_released_lease_is_free_and_expired_ones_are_listed(store: Store) -> N
     assert second.acquire("a") == 1  # a fresh row: nobody held it
     time.sleep(TTL + 0.1)
     assert set(second.expired(10)) == {"a", "b"}
+
+
+def test_a_lost_lease_fails_only_its_own_moves_in_a_shared_commit(store: Store) -> None:
+    import asyncio
+
+    from rummykit.server.commit_queue import CommitQueue
+
+    _table(store, "kept")
+    _table(store, "lost")
+    first, second = _node(store, "first"), _node(store, "second")
+    for table_id in ("kept", "lost"):
+        first.epochs[table_id] = first.acquire(table_id) or 0
+    time.sleep(TTL + 0.1)
+    second.acquire("lost")
+    first.renew({"kept": first.epochs["kept"]})
+    store.fence = first.fence
+    queue = CommitQueue(store, inline=True)
+
+    async def both() -> list[BaseException | None]:
+        rows = [ActionRow(1, 0, {"kind": "pass"}, "human", time.time()) for _ in range(2)]
+        return await asyncio.gather(
+            queue.commit(Store.append_action("kept", rows[0])),
+            queue.commit(Store.append_action("lost", rows[1])),
+            return_exceptions=True,
+        )
+
+    kept, lost = asyncio.run(both())
+    assert kept is None and isinstance(lost, LeaseLostError)
+    assert queue.commits == 1  # the first node's other move in one more transaction
+    loaded = {table_id: store.load(table_id) for table_id in ("kept", "lost")}
+    assert [len(row.actions) for row in loaded.values() if row is not None] == [1, 0]

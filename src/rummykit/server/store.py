@@ -488,13 +488,18 @@ class Store:
         self, connection: Connection, operations: Sequence[Operation | AppendAction]
     ) -> None:
         assert self.fence is not None
-        written = {
+        written = self.tables_written(operations)
+        if written:
+            self.fence(connection, written)
+
+    @staticmethod
+    def tables_written(operations: Sequence[Operation | AppendAction]) -> set[str]:
+        """The existing tables that operations write to (what the fence checks)."""
+        return {
             operation.action[0] if isinstance(operation, AppendAction) else operation.table_id
             for operation in operations
             if isinstance(operation, AppendAction | TableUpdate)
         }
-        if written:
-            self.fence(connection, written)
 
     # -- reads --------------------------------------------------------------------------
 
