@@ -86,6 +86,11 @@ def test_a_tables_rest_routes_answer_on_every_node(cluster_nodes: Any) -> None:
     seen = _request(owner, "GET", base, token)
     assert seen["seq"] >= played["seq"] and seen["table"]["seats"][0]["name"] == "Ann"
     assert cluster_nodes.health(1)["tables"] == 0
+    # The lobby's list, read from the shared database, is the same on every node.
+    for port in (owner, other):
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=10) as answer:
+            listed = {row["id"]: row for row in json.loads(answer.read())}
+        assert listed[table_id]["status"] == "playing"
     with pytest.raises(urllib.error.HTTPError) as refused:
         _request(other, "GET", base, "not-a-token-of-this-table")
     assert refused.value.code == 403
