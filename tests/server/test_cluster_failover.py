@@ -126,3 +126,28 @@ def _answer(player: Player, request_id: str) -> dict[str, Any] | None:
         )
     except DisconnectedError:
         return None
+
+
+def test_a_node_stopping_gracefully_hands_its_tables_on(cluster_nodes: Any) -> None:
+    cluster_nodes.start(2)
+    ports = cluster_nodes.ports
+    attended, tokens = _two_player_table(ports[0], seed=93)
+    _two_player_table(ports[0], seed=94)  # nobody connects to this one
+    player = Player([ports[1], ports[1]], attended, tokens[0])  # relayed to node 1
+    stopping = cluster_nodes.processes[0]
+    stopping.send_signal(signal.SIGTERM)
+    stopping.wait(timeout=20)
+    # The attended table's lease was given up: the player is back at once, on node 2.
+    started = time.monotonic()
+    try:
+        player.until(lambda m: False, timeout=LEASE * 4)
+    except DisconnectedError:
+        player.connect()
+    assert time.monotonic() - started < LEASE
+    # The other one is taken over when its lease runs out.
+    deadline = time.monotonic() + LEASE * 4
+    while cluster_nodes.health(1)["cluster"]["taken_over"] < 1:
+        assert time.monotonic() < deadline, "the unattended table was not taken over"
+        time.sleep(0.2)
+    assert cluster_nodes.health(1)["tables"] == 2
+    player.close()

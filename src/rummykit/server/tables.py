@@ -99,11 +99,12 @@ class TableManager:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        attended = {table.id for table in self.tables.values() if table.has_clients()}
         for table in self.tables.values():
             for client in list(table.clients()):
                 client.close("server shutting down")
         if self.cluster is not None:
-            await self.cluster.stop()
+            await self.cluster.stop(release=attended)
         await asyncio.to_thread(self.writer.stop)
         await asyncio.to_thread(self.store.dispose)
 

@@ -63,8 +63,11 @@ class ClusterNode:
         ]
         log.info("cluster node %s started (lease %.1f s)", self.id, self.leases.ttl)
 
-    async def stop(self) -> None:
-        """Stop the loops, end relayed connections, leave the bus, give up the leases."""
+    async def stop(self, *, release: set[str]) -> None:
+        """Stop the loops, end relayed connections, leave the bus, and give up the leases
+        of the tables in ``release`` (those people were connected to: they reconnect and
+        find them on another node at once). The other leases run out, and other nodes
+        take those tables over (their bots play on; waiting ones expire there)."""
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -74,8 +77,9 @@ class ClusterNode:
         self.sessions.end_all()
         await self.bus.stop()
         for table_id, epoch in list(self.leases.epochs.items()):
-            with contextlib.suppress(Exception):
-                await asyncio.to_thread(self.leases.release, table_id, epoch)
+            if table_id in release:
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(self.leases.release, table_id, epoch)
         self.leases.epochs.clear()
 
     # -- what the table manager asks ----------------------------------------------------
