@@ -22,7 +22,7 @@ from rummykit.server.store import Store
 websockets_sync = pytest.importorskip("websockets.sync.client")
 websockets_exceptions = pytest.importorskip("websockets.exceptions")
 
-LEASE = 2.0
+LEASE = 3.0
 """Lease seconds of the test nodes: short, so that a takeover is quick."""
 
 
@@ -212,7 +212,10 @@ class Player:
         """Play ``action``; its seq once acknowledged and its update received."""
         self.moves += 1
         request_id = f"move-{self.moves}"
-        self.ws.send(json.dumps({"type": "act", "id": request_id, "action": action}))
+        try:
+            self.ws.send(json.dumps({"type": "act", "id": request_id, "action": action}))
+        except websockets_exceptions.ConnectionClosed as closed:
+            raise DisconnectedError(str(closed)) from None
         answer = self.until(lambda m: m["type"] in ("ack", "error") and m.get("id") == request_id)
         assert answer["type"] == "ack", answer
         seq: int = answer["seq"]

@@ -157,7 +157,7 @@ class Bus:
 
     async def _beat_forever(self) -> None:
         while True:
-            await asyncio.sleep(self.heartbeat_ttl / 3)
+            await asyncio.sleep(self.heartbeat_ttl / 4)
             try:
                 await self.beat()
             except Exception:
