@@ -113,9 +113,12 @@ def load_average() -> float:
     return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
 
 
-def start_server(port: int, database_url: str, *extra: str) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, database_url: str, *extra: str, log: Path | None = None
+) -> subprocess.Popen[bytes]:
     """``rummykit serve`` from the rummykit this interpreter imports (PYTHONPATH is
-    passed on, so a source tree on it is what gets measured)."""
+    passed on, so a source tree on it is what gets measured); its messages go to
+    ``log`` if given (a pipe nobody reads would stop a server that logs much)."""
     command = [
         sys.executable,
         "-c",
@@ -137,11 +140,16 @@ def start_server(port: int, database_url: str, *extra: str) -> subprocess.Popen[
         "warning",
         *extra,
     ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if log is None:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    else:
+        with log.open("ab") as output:
+            process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while True:
         if process.poll() is not None:
-            raise SystemExit(f"the server did not start: {process.stderr.read().decode()}")  # type: ignore[union-attr]
+            said = log.read_text() if log else process.stderr.read().decode()  # type: ignore[union-attr]
+            raise SystemExit(f"the server did not start: {said}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
                 return process
@@ -293,15 +301,32 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def _cpu_total(pids: list[int]) -> float | None:
+    values = [cpu_seconds(pid) for pid in pids]
+    return None if not values or None in values else sum(v for v in values if v is not None)
+
+
 async def run(
-    args: argparse.Namespace, base: str, server_pid: int | None, think_ms: float
+    args: argparse.Namespace,
+    base: str | list[str],
+    server_pid: int | list[int] | None,
+    think_ms: float,
 ) -> Totals:
-    ws_base = "ws" + base[len("http") :]
+    """One measured run. With several servers (a cluster's nodes), table ``i`` is created
+    on node ``i mod N`` and its player connects to a node drawn at random (as an ordinary
+    load balancer would spread them): about ``1 - 1/N`` of the players are relayed."""
+    bases = [base] if isinstance(base, str) else base
+    pids = [] if server_pid is None else [server_pid] if isinstance(server_pid, int) else server_pid
     loop = asyncio.get_running_loop()
     print(f"creating {args.clients} tables ...", file=sys.stderr)
     tables = await asyncio.gather(
-        *(loop.run_in_executor(None, create_table, base, args.bot) for _ in range(args.clients))
+        *(
+            loop.run_in_executor(None, create_table, bases[index % len(bases)], args.bot)
+            for index in range(args.clients)
+        )
     )
+    spread = random.Random(1)
+    ws_bases = ["ws" + bases[spread.randrange(len(bases))][len("http") :] for _ in tables]
     totals = Totals(think_ms=think_ms)
     started = asyncio.Event()
     never = time.perf_counter() + 1e9
@@ -310,7 +335,7 @@ async def run(
         asyncio.ensure_future(
             player(
                 index,
-                ws_base,
+                ws_bases[index],
                 table,
                 totals,
                 clock=clock,
@@ -340,11 +365,11 @@ async def run(
     prober = asyncio.ensure_future(probe(totals, clock))
     await asyncio.sleep(args.warmup)
     totals.load_before = load_average()
-    cpu_before = cpu_seconds(server_pid)
+    cpu_before = _cpu_total(pids)
     client_before = own_cpu()
     await asyncio.sleep(args.duration)
     totals.elapsed = args.duration
-    cpu_after = cpu_seconds(server_pid)
+    cpu_after = _cpu_total(pids)
     totals.client_cpu = own_cpu() - client_before
     totals.load_after = load_average()
     if cpu_before is not None and cpu_after is not None:
@@ -421,7 +446,31 @@ def main() -> None:
         action="store_true",
         help="no permessage-deflate (server started with --no-ws-compression)",
     )
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=1,
+        help="cluster mode: start this many nodes (needs a PostgreSQL --database-url and "
+        "Redis); measures paced acks over the nodes, full speed N nodes against 1, and "
+        "a takeover after kill -9 (see benchmarks/_cluster_bench.py)",
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="cluster mode")
+    parser.add_argument("--lease-seconds", type=float, default=5.0, help="cluster mode")
+    parser.add_argument(
+        "--full-speed-clients", type=int, default=200, help="cluster mode: closed-loop players"
+    )
+    parser.add_argument(
+        "--takeover-tables", type=int, default=200, help="cluster mode: tables at the kill"
+    )
+    parser.add_argument(
+        "--parts", default="paced,full,takeover", help="cluster mode: which measurements"
+    )
     args = parser.parse_args()
+    if args.nodes > 1:
+        from _cluster_bench import cluster_main
+
+        cluster_main(args)
+        return
     try:
         thinks = [float(value) for value in str(args.think_ms).split(",")]
     except ValueError:

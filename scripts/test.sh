@@ -31,6 +31,8 @@ if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -q -h 127.0.0.1 -p 5432
     fi
 fi
 export RUMMYKIT_TEST_DATABASE_URL="${RUMMYKIT_TEST_DATABASE_URL:-postgresql+psycopg://postgres@127.0.0.1:5432/test}"
+# The cluster tests (tests/server/test_cluster_*.py) link their nodes through Redis.
+export RUMMYKIT_TEST_REDIS_URL="${RUMMYKIT_TEST_REDIS_URL:-redis://127.0.0.1:6379/0}"
 .venv/bin/ruff check src tests benchmarks examples scripts
 .venv/bin/mypy
 # The documentation site, built strictly into a temporary folder: a broken link, anchor,

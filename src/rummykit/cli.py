@@ -250,6 +250,8 @@ def serve(
     header_timeout: so.HeaderTimeout = 10.0,
     keep_alive_timeout: so.KeepAliveTimeout = 5.0,
     replay_cache_mb: so.ReplayCacheMb = 64.0,
+    redis_url: so.RedisUrl = None,
+    lease_seconds: so.LeaseSeconds = 5.0,
 ) -> None:
     """Host tables: the lobby, the websocket protocol and the browser table."""
     import os
@@ -271,6 +273,12 @@ def serve(
     if sqlite_synchronous.upper() not in ("NORMAL", "FULL"):
         typer.echo("--sqlite-synchronous is normal or full", err=True)
         raise typer.Exit(2)
+    if redis_url and not url.startswith("postgresql"):
+        typer.echo("a cluster (--redis-url) needs a PostgreSQL --database-url", err=True)
+        raise typer.Exit(2)
+    if lease_seconds <= 0:
+        typer.echo("--lease-seconds must be positive", err=True)
+        raise typer.Exit(2)
     config = ServerConfig(
         database_url=url,
         seat_timeout=seat_timeout,
@@ -283,9 +291,14 @@ def serve(
         sqlite_synchronous=sqlite_synchronous.upper(),
         public_url=public_url or None,
         replay_cache_bytes=int(replay_cache_mb * 1024 * 1024),
+        redis_url=redis_url or None,
+        lease_seconds=lease_seconds,
         **{name: value for name, value in locals().items() if name in so.LIMIT_FIELDS},
     )
-    typer.echo(f"rummykit table server on http://{host}:{port}/ (database {url.split('@')[-1]})")
+    mode = " (cluster node)" if redis_url else ""
+    typer.echo(
+        f"rummykit table server{mode} on http://{host}:{port}/ (database {url.split('@')[-1]})"
+    )
     uvicorn.run(
         create_app(config),
         host=host,

@@ -25,6 +25,7 @@ __all__ = [
     "HelloTimeout",
     "IdleTableSeconds",
     "KeepAliveTimeout",
+    "LeaseSeconds",
     "MaxConnectionsPerClient",
     "MaxConnectionsPerTable",
     "MaxWaitingTables",
@@ -32,6 +33,7 @@ __all__ = [
     "PublicUrl",
     "ReadBurst",
     "ReadRate",
+    "RedisUrl",
     "ReplayCacheMb",
     "ResumeMax",
     "ResumeWindow",
@@ -58,6 +60,25 @@ ForwardedAllowIps = Annotated[
     typer.Option(
         help="Addresses of reverse proxies whose X-Forwarded-For is believed (comma "
         "separated). Default: none, so behind a proxy every client counts as the proxy.",
+    ),
+]
+_CLUSTER = "Cluster (several processes on one PostgreSQL; see docs/hosting.md)"
+RedisUrl = Annotated[
+    str | None,
+    typer.Option(
+        envvar="RUMMYKIT_REDIS_URL",
+        rich_help_panel=_CLUSTER,
+        help="Redis linking this process to the other nodes of a cluster "
+        "(redis://host:6379/0); needs a PostgreSQL --database-url shared by every node. "
+        "Default: none, a single server.",
+    ),
+]
+LeaseSeconds = Annotated[
+    float,
+    typer.Option(
+        rich_help_panel=_CLUSTER,
+        help="In a cluster: seconds a table's lease runs unrenewed; another node takes "
+        "the tables of a node that stopped this long after its last renewal.",
     ),
 ]
 CreateRate = Annotated[float, _limit("Tables one client address may create a second.")]

@@ -100,3 +100,14 @@ def make_client(sqlite_url: str) -> Iterator[Callable[..., TestClient]]:
 def client(make_client: Callable[..., TestClient]) -> TestClient:
     """One app client on a fresh SQLite database."""
     return make_client()
+
+
+@pytest.fixture
+def cluster_nodes(tmp_path: Path) -> Iterator[Any]:
+    """An empty cluster on a fresh PostgreSQL schema and the tests' Redis (nodes are
+    started by the test); skipped, saying why, without either."""
+    from cluster_helpers import cluster, postgres_required
+
+    postgres_required()
+    with postgres_schema_url() as url, cluster(url, tmp_path) as nodes:
+        yield nodes

@@ -59,6 +59,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             "read": (config.read_rate, config.read_burst),
         }
     )
+    if app.state.manager.cluster is not None:  # innermost: after the limits, as routes
+        from rummykit.server.cluster.http_relay import ClusterRequests
+
+        app.add_middleware(ClusterRequests, manager=app.state.manager, server=app)
     app.add_middleware(RateLimits, rates=rates)
     app.add_middleware(BodyLimit, max_bytes=config.max_message_bytes, timeout=config.body_timeout)
     app.add_middleware(SecurityHeaders)

@@ -94,7 +94,10 @@ class CommitQueue:
         must not sink the others). Returns each request's error or ``None``."""
         try:
             self.store.run_batch([op for ops in requests for op in ops])
-        except Exception:
+        except Exception as error:
+            lost = getattr(error, "table_ids", None)
+            if lost and len(requests) > 1:
+                return self._commit_without(requests, set(lost), error)
             outcomes: list[Exception | None] = []
             for ops in requests:
                 try:
@@ -107,6 +110,17 @@ class CommitQueue:
             return outcomes
         self.commits += 1
         return [None] * len(requests)
+
+    def _commit_without(
+        self, requests: list[list[Operation | AppendAction]], lost: set[str], error: Exception
+    ) -> list[Exception | None]:
+        """A cluster node lost the lease of some tables: their requests fail, the others
+        are committed together again (not one by one: a lost lease must not cost every
+        other table of the batch a transaction of its own)."""
+        doomed = [bool(self.store.tables_written(ops) & lost) for ops in requests]
+        kept = [ops for ops, fails in zip(requests, doomed, strict=True) if not fails]
+        outcomes = iter(self._commit_batch(kept) if kept else [])
+        return [error if fails else next(outcomes) for fails in doomed]
 
     @staticmethod
     def _settle(

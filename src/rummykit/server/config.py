@@ -42,6 +42,14 @@ class ServerConfig:
     """SQLite's ``synchronous``: NORMAL survives a killed server process, FULL also a
     power cut (an fsync per commit). Ignored for PostgreSQL."""
 
+    # -- a cluster of nodes -------------------------------------------------------------------
+    redis_url: str | None = None
+    """Redis (``redis://host:6379/0``) linking this process to the other nodes of a cluster
+    on the same PostgreSQL database; ``None``: a single server, no cluster code runs."""
+    lease_seconds: float = 5.0
+    """In a cluster: seconds a table's lease runs without renewal; a node that stops is
+    replaced this long after its last renewal (plus a quarter of it)."""
+
     # -- where the server is reached ------------------------------------------------------
     public_url: str | None = None
     """The address people reach the server at (``https://rummy.example``): invite links

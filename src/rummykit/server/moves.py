@@ -100,6 +100,9 @@ class MovePipeline:
             await self.writer.commit(
                 self.store.append_action(table.id, row, status=status, summary=table.summary_text())
             )
+        except ServerError:  # refused by the store itself: a cluster node lost the lease
+            self.rebuild(table)
+            raise
         except Exception:
             log.exception("could not save action %d of table %s", seq, table.id)
             self.rebuild(table)

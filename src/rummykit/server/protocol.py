@@ -47,6 +47,8 @@ _HTTP_STATUS: Final = {
     "not_finished": 409,
     "seats_not_joined": 409,
     "storage_error": 503,
+    "moved": 503,
+    "unavailable": 503,
     "internal_error": 500,
     "too_large": 413,
     "body_too_large": 413,

@@ -91,8 +91,8 @@ class TableResidency:
 
     async def _resume(self) -> None:
         manager = self.manager
-        if self.config.resume_max <= 0:
-            return
+        if self.config.resume_max <= 0 or manager.cluster is not None:
+            return  # a cluster's nodes take over the tables whose lease expired instead
         since = time.time() - self.config.resume_window
         rows = await asyncio.to_thread(
             manager.store.load_recent, since=since, limit=self.config.resume_max
@@ -133,9 +133,11 @@ class TableResidency:
             if table.status == "waiting":
                 expired.append(table.id)
             else:
-                del manager.tables[table.id]
+                manager.drop(table.id)
         ttl = self.config.waiting_table_ttl
-        if ttl > 0 and self.dormant_waiting:
+        # In a cluster a table in the database may be live on another node: the waiting
+        # tables of nodes that died are taken over, and then expire from memory.
+        if ttl > 0 and self.dormant_waiting and manager.cluster is None:
             stale = await asyncio.to_thread(manager.store.waiting_ids, before=time.time() - ttl)
             expired.extend(
                 table_id
@@ -182,6 +184,9 @@ class TableResidency:
         finally:
             manager.expiring.difference_update(doomed)
         gone = set(doomed)
+        if manager.cluster is not None:
+            for table_id in gone:
+                manager.cluster.release(table_id)
         self.dormant_waiting.difference_update(gone)
         for origin in manager.tables.values():
             if origin.rematch_id in gone:

@@ -55,7 +55,14 @@ Seated = Annotated[tuple[LiveTable, int], Depends(_seated)]
 
 @router.get("/health")
 async def health(manager: Manager) -> dict[str, Any]:
-    return {"ok": True, "tables": len(manager.tables), "protocol": PROTOCOL_VERSION}
+    answer: dict[str, Any] = {
+        "ok": True,
+        "tables": len(manager.tables),
+        "protocol": PROTOCOL_VERSION,
+    }
+    if manager.cluster is not None:
+        answer["cluster"] = manager.cluster.stats()
+    return answer
 
 
 @router.get("/variants")

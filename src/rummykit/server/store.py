@@ -59,8 +59,10 @@ __all__ = [
     "SQLITE_SYNCHRONOUS",
     "ActionRow",
     "AppendAction",
+    "Fence",
     "Store",
     "TableRow",
+    "TableUpdate",
     "actions_table",
     "encode_summary",
     "metadata",
@@ -179,6 +181,24 @@ def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
 
 Operation = Callable[[Connection], None]
 
+Fence = Callable[[Connection, set[str]], None]
+"""Checked at the start of every transaction that writes to existing tables, with their
+ids: raises unless this process may still write for each of them (a cluster's lease
+epochs); ``None`` in a single process, which owns every table."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableUpdate:
+    """An update of one table's row (an operation that names its table, for the fence)."""
+
+    table_id: str
+    values: dict[str, Any]
+
+    def __call__(self, connection: Connection) -> None:
+        connection.execute(
+            update(tables_table).where(tables_table.c.id == self.table_id).values(**self.values)
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class AppendAction:
@@ -262,6 +282,7 @@ class Store:
         self._sqlite_file = (
             file if file and file != ":memory:" and "mode=memory" not in url else None
         )
+        self.fence: Fence | None = None
 
     def create_schema(self) -> None:
         """Create the tables if they are missing (idempotent)."""
@@ -404,20 +425,14 @@ class Store:
         return run
 
     @staticmethod
-    def update_table(table_id: str, **changes: Any) -> Operation:
+    def update_table(table_id: str, **changes: Any) -> TableUpdate:
         """Update some columns of a table row (JSON columns are encoded here)."""
         values = dict(changes)
         for name in ("seats", "summary", "rules"):
             if name in values and values[name] is not None:
                 values[name] = _dumps(values[name])
         values["updated_at"] = time.time()
-
-        def run(connection: Connection) -> None:
-            connection.execute(
-                update(tables_table).where(tables_table.c.id == table_id).values(**values)
-            )
-
-        return run
+        return TableUpdate(table_id, values)
 
     @staticmethod
     def append_action(
@@ -454,6 +469,8 @@ class Store:
             connection = self._writer_connection()
             try:
                 with connection.begin():
+                    if self.fence is not None:
+                        self._check_fence(connection, operations)
                     appends: list[AppendAction] = []
                     for operation in operations:
                         if isinstance(operation, AppendAction):
@@ -466,6 +483,23 @@ class Store:
             except BaseException:
                 self._drop_writer()
                 raise
+
+    def _check_fence(
+        self, connection: Connection, operations: Sequence[Operation | AppendAction]
+    ) -> None:
+        assert self.fence is not None
+        written = self.tables_written(operations)
+        if written:
+            self.fence(connection, written)
+
+    @staticmethod
+    def tables_written(operations: Sequence[Operation | AppendAction]) -> set[str]:
+        """The existing tables that operations write to (what the fence checks)."""
+        return {
+            operation.action[0] if isinstance(operation, AppendAction) else operation.table_id
+            for operation in operations
+            if isinstance(operation, AppendAction | TableUpdate)
+        }
 
     # -- reads --------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummykit.server.bot_turns import BotTurns, make_bots
 from rummykit.server.commit_queue import CommitQueue
@@ -32,6 +32,9 @@ from rummykit.server.residency import TableResidency
 from rummykit.server.store import Store, TableRow
 from rummykit.server.table_requests import parse_table_request
 from rummykit.server.variants import ADAPTERS, VariantAdapter, get_adapter
+
+if TYPE_CHECKING:
+    from rummykit.server.cluster.node import ClusterNode
 
 __all__ = ["TableManager"]
 
@@ -63,6 +66,12 @@ class TableManager:
         """Ids of tables being read from the database (never expired meanwhile)."""
         self.expiring: set[str] = set()
         """Ids of waiting tables being deleted (no longer loaded)."""
+        self.cluster: ClusterNode | None = None
+        """This process as a node of a cluster (``redis_url``); ``None``: the only one."""
+        if config.redis_url:
+            from rummykit.server.cluster.node import ClusterNode
+
+            self.cluster = ClusterNode(self, config.redis_url, config.lease_seconds)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -75,6 +84,8 @@ class TableManager:
         for adapter in ADAPTERS.values():
             adapter.bot_levels  # noqa: B018 - bots register on first look-up too
         self.writer.start()
+        if self.cluster is not None:
+            await self.cluster.start()
         await self.residency.start()
 
     async def close(self) -> None:
@@ -88,9 +99,12 @@ class TableManager:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        attended = {table.id for table in self.tables.values() if table.has_clients()}
         for table in self.tables.values():
             for client in list(table.clients()):
                 client.close("server shutting down")
+        if self.cluster is not None:
+            await self.cluster.stop(release=attended)
         await asyncio.to_thread(self.writer.stop)
         await asyncio.to_thread(self.store.dispose)
 
@@ -140,6 +154,8 @@ class TableManager:
             raise ServerError("not_found", f"no table {table_id!r}")
         self.loading.add(table_id)
         try:
+            if self.cluster is not None:
+                return await self.cluster.load(table_id)
             row = await asyncio.to_thread(self.store.load, table_id)
             if row is None:
                 raise ServerError("not_found", f"no table {table_id!r}")
@@ -149,6 +165,12 @@ class TableManager:
         finally:
             self.loading.discard(table_id)
         return table
+
+    def drop(self, table_id: str) -> None:
+        """Let a table go from memory (a cluster node gives its lease up)."""
+        self.tables.pop(table_id, None)
+        if self.cluster is not None:
+            self.cluster.release(table_id)
 
     def seat_for_token(self, table: LiveTable, token: Any) -> int:
         """The seat ``token`` opens at ``table``; ``bad_token`` for any other token."""
@@ -231,6 +253,8 @@ class TableManager:
         table.creator = client
         make_bots(table)
         try:
+            if self.cluster is not None:
+                await self.cluster.claim_new(row.id)
             await self.writer.commit(self.store.insert_table(row))
         except Exception:
             log.exception("could not save new table")
@@ -266,6 +290,8 @@ class TableManager:
     async def _persist_seats(self, table: LiveTable) -> None:
         try:
             await self.writer.commit(self.store.update_table(table.id, seats=table.stored_seats()))
+        except ServerError:  # refused by the store itself: a cluster node lost the lease
+            raise
         except Exception:
             log.exception("could not save seats of table %s", table.id)
             raise ServerError("storage_error", "the seat could not be saved; try again") from None
@@ -314,7 +340,7 @@ class TableManager:
                     self._schedule_seat_checks(table)
             self._broadcast_seats(table)
             if table.status == "finished" and not any(True for _ in table.clients()):
-                self.tables.pop(table.id, None)  # replayed from the database on demand
+                self.drop(table.id)  # replayed from the database on demand
 
     def _schedule_seat_checks(self, table: LiveTable) -> None:
         if self._closing:
@@ -347,6 +373,8 @@ class TableManager:
                 )
             try:
                 await self.writer.commit(self.store.update_table(table.id, status="playing"))
+            except ServerError:
+                raise
             except Exception:
                 log.exception("could not start table %s", table.id)
                 raise ServerError("storage_error", "the table could not be started") from None

@@ -24,7 +24,7 @@ from rummykit.server.protocol import PROTOCOL_VERSION, RateLimiter, ServerError,
 from rummykit.server.rate_limits import client_address
 from rummykit.server.tables import TableManager
 
-__all__ = ["FLOOD_CLOSE", "router"]
+__all__ = ["FLOOD_CLOSE", "admitted", "handle_text", "receive_text", "router"]
 
 log = logging.getLogger("rummykit.server")
 
@@ -68,6 +68,11 @@ async def _session(
     try:
         table = await manager.get(table_id)
     except ServerError as error:
+        if manager.cluster is not None and error.code == "elsewhere":
+            from rummykit.server.cluster.relay import relay_session
+
+            await relay_session(socket, client, table_id, error, manager.cluster, config)
+            return
         client.send(error.to_json())
         client.close(error.code)
         return
@@ -77,9 +82,9 @@ async def _session(
         try:
             if client.table_id is None:
                 left = hello_by - asyncio.get_running_loop().time()
-                text = await asyncio.wait_for(_receive_text(socket), timeout=max(0.0, left))
+                text = await asyncio.wait_for(receive_text(socket), timeout=max(0.0, left))
             else:
-                text = await _receive_text(socket)
+                text = await receive_text(socket)
         except TimeoutError:
             client.send(
                 ServerError(
@@ -88,31 +93,43 @@ async def _session(
             )
             client.close("no hello")
             return
-        if not limiter.allow():
-            if limiter.refused >= FLOOD_CLOSE:
-                client.send(
-                    ServerError("rate_limited", "too many messages; disconnected").to_json()
-                )
-                client.close("flood")
-                return
-            if limiter.refused == 1 or limiter.refused % 20 == 0:
-                client.send(
-                    ServerError(
-                        "rate_limited",
-                        f"too many messages: at most {config.rate_per_second:g} a second "
-                        f"(bursts of {config.rate_burst}); this one was ignored",
-                    ).to_json()
-                )
-            continue
-        request_id: Any = None
-        try:
-            message = parse_message(text, max_bytes=config.max_message_bytes)
-            request_id = message.get("id")
-            await _dispatch(client, table, message, manager)
-        except ServerError as error:
-            client.send(error.to_json(request_id))
-            if error.code in ("bad_token", "unsupported_version", "not_found"):
-                client.close(error.code)
+        if admitted(limiter, client, config):
+            await handle_text(client, table, text, manager, config)
+
+
+def admitted(limiter: RateLimiter, client: Client, config: ServerConfig) -> bool:
+    """True if a message is within the connection's rate; otherwise it is refused (with
+    a word now and then), and a flood closes the connection."""
+    if limiter.allow():
+        return True
+    if limiter.refused >= FLOOD_CLOSE:
+        client.send(ServerError("rate_limited", "too many messages; disconnected").to_json())
+        client.close("flood")
+    elif limiter.refused == 1 or limiter.refused % 20 == 0:
+        client.send(
+            ServerError(
+                "rate_limited",
+                f"too many messages: at most {config.rate_per_second:g} a second "
+                f"(bursts of {config.rate_burst}); this one was ignored",
+            ).to_json()
+        )
+    return False
+
+
+async def handle_text(
+    client: Client, table: LiveTable, text: str, manager: TableManager, config: ServerConfig
+) -> None:
+    """One message of a client that passed the rate limit: parsed, dispatched, and any
+    refusal answered (the relays of a cluster hand their clients' messages here too)."""
+    request_id: Any = None
+    try:
+        message = parse_message(text, max_bytes=config.max_message_bytes)
+        request_id = message.get("id")
+        await _dispatch(client, table, message, manager)
+    except ServerError as error:
+        client.send(error.to_json(request_id))
+        if error.code in ("bad_token", "unsupported_version", "not_found"):
+            client.close(error.code)
 
 
 async def _dispatch(
@@ -163,7 +180,7 @@ async def _dispatch(
         client.send({"type": "ack", "id": request_id, "table_id": new_id})
 
 
-async def _receive_text(socket: WebSocket) -> str:
+async def receive_text(socket: WebSocket) -> str:
     message = await socket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
