@@ -22,7 +22,6 @@ The browser does the same from the websocket ``error`` message's ``code`` + ``pa
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from typing import Any, Final
@@ -30,6 +29,7 @@ from typing import Any, Final
 from rummykit.cards import format_card
 from rummykit.errors import RummykitError
 from rummykit.i18n import N_, NP_, translator
+from rummykit.refusal_facts import refusal_params
 
 __all__ = [
     "PLURAL_TEMPLATES",
@@ -124,8 +124,6 @@ SHARED_PLURALS: Final[Mapping[str, tuple[str, str, str]]] = {
 }
 
 _RULE_SUFFIX: Final = N_("(rule {rule})")
-# A rules-page id (``gin-3.5``) is worth citing; older free-text rule names are not.
-_RULE_ID = re.compile(r"^[a-z][a-z0-9]*-\d+(?:\.\d+)*$")
 
 Template = str | tuple[str, str, str]
 
@@ -168,31 +166,6 @@ TEMPLATES: Final[Mapping[str, str]] = _Gathered(plural=False)
 """One message per refusal code: the shared layer's and every catalog game's."""
 PLURAL_TEMPLATES: Final[Mapping[str, tuple[str, str, str]]] = _Gathered(plural=True)
 """The codes whose message depends on a count: (singular, plural, the number)."""
-
-
-def refusal_params(error: RummykitError) -> dict[str, int | str]:
-    """The facts a refusal's template needs, as JSON: ``seat``, ``card`` (its notation,
-    such as ``7H``), the rule id, ``cause``, ``token`` and ``position`` (typed card
-    notation), ``option`` (a rule option's name) and the error's numbers (absent ones
-    left out).
-
-    >>> from rummykit.errors import IllegalActionError
-    >>> refusal_params(IllegalActionError("...", code="x", seat=1, card=0, numbers={"limit": 10}))
-    {'seat': 1, 'card': 'AS', 'limit': 10}
-    """
-    params: dict[str, int | str] = {}
-    for name in ("seat", "cause", "token", "position", "option"):
-        value = getattr(error, name, None)
-        if value is not None:
-            params[name] = value
-    card = getattr(error, "card", None)
-    if card is not None:
-        params["card"] = format_card(card)
-    rule = getattr(error, "rule", None)
-    if rule is not None and _RULE_ID.match(rule):
-        params["rule"] = rule
-    params.update(getattr(error, "numbers", {}))
-    return params
 
 
 def _fill(code: str | None, params: Mapping[str, object], language: str) -> str | None:

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Protocol
 
 from rummykit.cards import format_card
 from rummykit.core import Event, IllegalActionError, InvalidActionError
-from rummykit.refusals import refusal_params
+from rummykit.refusal_facts import refusal_params
 
 __all__ = [
     "JSON",

@@ -29,6 +29,10 @@ SHARED = (
     "catalog",
     "bots",
     "rules",
+    "i18n",
+    "refusal_facts",
+    "refusals",
+    "screen_words",
 )
 
 

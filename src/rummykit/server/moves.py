@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummykit.core import Event, IllegalActionError, InvalidActionError
-from rummykit.refusals import refusal_params
+from rummykit.refusal_facts import refusal_params
 from rummykit.rules import cited_rule
 from rummykit.server.action_shapes import checked_action
 from rummykit.server.commit_queue import CommitQueue
