@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Final, NoReturn
 
 from rummykit.cards import JOKER_FACE, Card, format_card, format_cards
 from rummykit.errors import IllegalActionError, InvalidMeldError
@@ -336,20 +336,32 @@ class _Tables:
             )
 
 
+_LEGAL_MELDS: dict[MeldRules, dict[tuple[Card, ...], Meld]] = {}
+"""Melds found legal, per rules: most melds of a new table were on the old one, and
+whether a meld is legal depends only on its cards and the rules."""
+_LEGAL_MELDS_KEPT: Final = 50_000
+
+
 def _checked_melds(melds: Sequence[tuple[Card, ...]], rules: MeldRules) -> list[Meld]:
     """(c) Every meld of the new table, validated."""
+    known = _LEGAL_MELDS.get(rules)
+    if known is None or len(known) >= _LEGAL_MELDS_KEPT:
+        known = _LEGAL_MELDS[rules] = {}
     checked: list[Meld] = []
     for index, meld in enumerate(melds, start=1):
-        try:
-            checked.append(check_meld(meld, rules))
-        except InvalidMeldError as error:
-            raise IllegalLayoutError(
-                f"meld {index}: {error}",
-                code="invalid_meld",
-                card=meld[0] if meld else None,
-                meld=index,
-                rule="carousel-2.1",
-            ) from None
+        found = known.get(meld)
+        if found is None:
+            try:
+                found = known[meld] = check_meld(meld, rules)
+            except InvalidMeldError as error:
+                raise IllegalLayoutError(
+                    f"meld {index}: {error}",
+                    code="invalid_meld",
+                    card=meld[0] if meld else None,
+                    meld=index,
+                    rule="carousel-2.1",
+                ) from None
+        checked.append(found)
     return checked
 
 
