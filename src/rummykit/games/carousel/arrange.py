@@ -35,11 +35,17 @@ from typing import Final, Literal
 
 from rummykit.cards import Card, is_joker_id
 from rummykit.errors import InvalidOptionError
-from rummykit.games.carousel.layout import as_melds, declared_face
+from rummykit.games.carousel.layout import as_melds
 from rummykit.games.carousel.placement import Placement, objective_weights, split_hand
 from rummykit.games.carousel.placement_quick import quick_placement
 from rummykit.games.carousel.rank_dp_layout import lay_out
-from rummykit.games.carousel.rank_dp_problem import RankDpSolution, Region, make_region, rings
+from rummykit.games.carousel.rank_dp_problem import (
+    RankDpSolution,
+    Region,
+    make_region,
+    meld_shape,
+    rings,
+)
 from rummykit.games.carousel.rank_dp_select import compiled_in_use, dp_for
 from rummykit.melds import CAROUSEL_MELDS, MeldRules
 
@@ -109,15 +115,8 @@ def best_placement(
     """
     _check_arguments(rules, decks, objective)
     melds = as_melds(table)
+    shapes = [meld_shape(meld) for meld in melds]  # checks every table joker's declaration
     hand_cards = [Card(c) for c in hand]
-    real = [0] * 52
-    jokers = [0] * 52
-    for meld in melds:
-        for card in meld:
-            if card.is_joker:
-                jokers[declared_face(card, "on the table")] += 1
-            else:
-                real[card.face] += 1
     exact = functools.partial(
         rank_dp_placement,
         table,
@@ -130,6 +129,11 @@ def best_placement(
     )
     if not tries_quick_path(melds, hand_cards, rules=rules, few_changes=few_changes):
         return exact()
+    real = [0] * 52
+    jokers = [0] * 52
+    for faces, jokers_at, _run, _high in shapes:
+        for face, joker in zip(faces, jokers_at, strict=True):
+            (jokers if joker else real)[face] += 1
     quick = quick_placement(
         melds,
         hand_cards,

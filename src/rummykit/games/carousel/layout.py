@@ -94,7 +94,7 @@ class LayoutCheck:
 
 def as_melds(table: Iterable[Iterable[int]]) -> list[tuple[Card, ...]]:
     """A table as melds of :class:`Card`."""
-    return [tuple(Card(c) for c in meld) for meld in table]
+    return [tuple(map(Card, meld)) for meld in table]
 
 
 def declared_face(card: Card, where: str) -> int:

@@ -84,6 +84,9 @@ def split_hand(hand_cards: Sequence[Card]) -> tuple[dict[int, list[Card]], list[
     return naturals, jokers
 
 
+_FACE_VALUES: Final = tuple(card_value_gin(f) for f in range(52))
+
+
 def objective_weights(
     hand_cards: Sequence[Card],
     objective: str,
@@ -93,7 +96,7 @@ def objective_weights(
     """The lexicographic objective packed into one integer per hand card: per face, and
     for a joker. ``value`` puts the value first and the count second, ``count`` the
     other way round; ``scale`` leaves room below for a tie-break."""
-    values = [card_value_gin(f) for f in range(52)]
+    values = _FACE_VALUES
     if objective == "value":
         per_count = len(hand_cards) + 1
         weight = [(v * per_count + 1) * scale for v in values]

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from rummykit.cards import Card, face_of
+from rummykit.cards import Card
 from rummykit.games.carousel.layout import declared_face
 from rummykit.melds import MeldRules
 
@@ -22,6 +22,7 @@ __all__ = [
     "RankDpSolution",
     "Region",
     "make_region",
+    "meld_shape",
     "rings",
 ]
 
@@ -107,19 +108,12 @@ def make_region(
     joker_items: dict[int, list[tuple[Card, bool]]] = {}
     opened = set(open_melds)
     for index, meld in enumerate(melds):
-        is_run = not _is_group(meld)
-        high = is_run and any(
-            (c.declared if c.is_joker else c) is not None
-            and int(c.declared if c.is_joker else c) % 13 >= 11  # type: ignore[arg-type]
-            for c in meld
-        )
-        inside = index in opened
-        for card in meld:
-            joker = card.is_joker
-            face = declared_face(card, "on the table") if joker else card.face
-            if not inside:  # a locked meld only limits the copies and the freeing
+        faces, jokers_at, is_run, high = meld_shape(meld)
+        if index not in opened:  # a locked meld only limits the copies and the freeing
+            for face, joker in zip(faces, jokers_at, strict=True):
                 (decl_ext if joker else real_ext)[face] += 1
-                continue
+            continue
+        for card, face, joker in zip(meld, faces, jokers_at, strict=True):
             (jokers if joker else real)[face] += 1
             (joker_items if joker else table_items).setdefault(face, []).append((card, is_run))
             if is_run:
@@ -153,6 +147,33 @@ def make_region(
     return Region(open_melds, problem, table_items, joker_items)
 
 
+MeldShape = tuple[tuple[int, ...], tuple[bool, ...], bool, bool]
+_MELD_SHAPES: dict[tuple[Card, ...], MeldShape] = {}
+"""Per table meld, what :func:`make_region` reads of it: a meld outlives many searches."""
+_MELD_SHAPES_KEPT: Final = 100_000
+
+
+def meld_shape(meld: tuple[Card, ...]) -> MeldShape:
+    """The faces the cards stand for (a joker's declaration), which are jokers, whether
+    the meld is a run, and whether the run counts as high for the tie-break."""
+    found = _MELD_SHAPES.get(meld)
+    if found is None:
+        jokers_at = tuple(card.is_joker for card in meld)
+        faces = tuple(
+            declared_face(card, "on the table") if joker else card.face
+            for card, joker in zip(meld, jokers_at, strict=True)
+        )
+        is_run = not _is_group(meld)
+        high = is_run and any(
+            int(card.declared if joker else card) % 13 >= 11  # type: ignore[arg-type]
+            for card, joker in zip(meld, jokers_at, strict=True)
+        )
+        if len(_MELD_SHAPES) >= _MELD_SHAPES_KEPT:
+            _MELD_SHAPES.clear()
+        found = _MELD_SHAPES[meld] = (faces, jokers_at, is_run, high)
+    return found
+
+
 def _is_group(meld: Sequence[Card]) -> bool:
     """True when every card of ``meld`` (declarations for jokers) has one rank."""
     ranks = set()
@@ -176,22 +197,13 @@ def _near_faces(faces: set[int]) -> tuple[set[int], set[tuple[int, int]]]:
     return ranks, spots
 
 
-def _meld_faces(meld: Sequence[Card]) -> set[int]:
-    out = set()
-    for card in meld:
-        face = card.declared if card.is_joker else card
-        if face is not None:
-            out.add(face_of(face))
-    return out
-
-
 def rings(melds: list[tuple[Card, ...]], seeds: set[int], count: int) -> list[list[int]]:
     """Growing sets of melds around ``seeds``: melds with a card of a seed's rank, or of
     its suit one rank away, then the same around everything opened so far."""
     faces = set(seeds)
     opened: set[int] = set()
     grown_sets: list[list[int]] = []
-    meld_faces = [_meld_faces(m) for m in melds]
+    meld_faces = [set(meld_shape(m)[0]) for m in melds]
     for _ in range(count):
         ranks, spots = _near_faces(faces)
         grown = {
