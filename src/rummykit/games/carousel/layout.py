@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, NoReturn
 
-from rummykit.cards import JOKER_FACE, Card, format_card, format_cards
+from rummykit.cards import JOKER_FACE, Card, face_of, format_card, format_cards
 from rummykit.errors import IllegalActionError, InvalidMeldError
 from rummykit.games.carousel.rules import placement_value
 from rummykit.melds import CAROUSEL_MELDS, Meld, MeldRules, check_meld
@@ -176,22 +176,25 @@ class _Tables:
         first_old: dict[int, int] = {}
         for index, meld in enumerate(old, start=1):
             for card in meld:
-                if card.is_joker:
+                face = face_of(card)
+                if face == JOKER_FACE:
                     old_decl[declared_face(card, "on the old table")] += 1
                 else:
-                    old_real[card.face] += 1
-                    first_old.setdefault(card.face, index)
+                    old_real[face] += 1
+                    if face not in first_old:
+                        first_old[face] = index
         new_real: Counter[int] = Counter()
         new_decl: Counter[int] = Counter()
         new_jokers: list[tuple[int, Card]] = []
         for index, meld in enumerate(new, start=1):
             for card in meld:
-                if card.is_joker:
+                face = face_of(card)
+                if face == JOKER_FACE:
                     new_jokers.append((index, card))
                     if card.declared is not None:
                         new_decl[int(card.declared)] += 1
                 else:
-                    new_real[card.face] += 1
+                    new_real[face] += 1
         hand_cards = [Card(c) for c in hand]
         return cls(
             old, new, hand_cards, old_real, old_decl, first_old, new_real, new_decl, new_jokers
@@ -398,30 +401,33 @@ def resolve_layout(
     table_jokers: list[Card] = []
     for meld in table:
         for card in meld:
-            if card.is_joker:
+            face = face_of(card)
+            if face == JOKER_FACE:
                 table_jokers.append(card)
             else:
-                table_naturals.setdefault(card.face, []).append(card)
+                table_naturals.setdefault(face, []).append(card)
     hand_naturals: dict[int, list[Card]] = {}
     hand_jokers: list[Card] = []
     for card in hand:
-        if card.is_joker:
+        face = face_of(card)
+        if face == JOKER_FACE:
             hand_jokers.append(card)
         else:
-            hand_naturals.setdefault(card.face, []).append(card)
+            hand_naturals.setdefault(face, []).append(card)
     resolved: list[list[Card | None]] = []
     pending: list[tuple[int, int, Card]] = []
     for m, written in enumerate(layout):
         row: list[Card | None] = []
         for i, named in enumerate(written):
             card = Card(named)
-            if card.is_joker:
+            face = face_of(card)
+            if face == JOKER_FACE:
                 keep = _kept_joker(card, table_jokers, seat)
                 row.append(keep)
                 if keep is None:
                     pending.append((m, i, card))
                 continue
-            pool = table_naturals.get(card.face) or hand_naturals.get(card.face)
+            pool = table_naturals.get(face) or hand_naturals.get(face)
             if not pool:
                 raise IllegalActionError(
                     f"seat {seat} cannot place {format_card(card)}: it is neither on the "
