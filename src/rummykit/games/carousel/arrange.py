@@ -327,7 +327,7 @@ def _choose_region(
 
 
 def _check_jokers(melds: Sequence[Sequence[Card]], hand_jokers: Sequence[Card]) -> None:
-    if sum(1 for m in melds for c in m if c.is_joker) + len(hand_jokers) > 8:
+    if sum(1 for m in melds for c in m if is_joker_id(c)) + len(hand_jokers) > 8:
         raise InvalidOptionError("the arrangement solver handles at most 8 jokers", option="jokers")
 
 
