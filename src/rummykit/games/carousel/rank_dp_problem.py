@@ -72,16 +72,42 @@ class RankDpSolution:
     """Per step: (rank, suit, freed x, hand cards o, wild w, run items u, group g, high h)."""
 
 
+_Items = dict[int, list[tuple[Card, bool]]]
+
+
 @dataclass(slots=True)
 class Region:
     """The melds the solver may rearrange, with everything it needs to lay them out."""
 
     open_melds: list[int]
     problem: RankDpProblem
-    table_items: dict[int, list[tuple[Card, bool]]]
-    """Per natural face: open-region table cards and whether each sat in a run."""
-    joker_items: dict[int, list[tuple[Card, bool]]]
-    """Per declared face: open-region table jokers and whether each sat in a run."""
+    melds: list[tuple[Card, ...]]
+    """The whole table."""
+    _items: tuple[_Items, _Items] | None = None
+
+    @property
+    def table_items(self) -> _Items:
+        """Per natural face: open-region table cards and whether each sat in a run."""
+        return self._collect()[0]
+
+    @property
+    def joker_items(self) -> _Items:
+        """Per declared face: open-region table jokers and whether each sat in a run."""
+        return self._collect()[1]
+
+    def _collect(self) -> tuple[_Items, _Items]:
+        # Only the region that is laid out needs its cards: collected on first use.
+        if self._items is None:
+            table_items: _Items = {}
+            joker_items: _Items = {}
+            for index in sorted(set(self.open_melds)):
+                meld = self.melds[index]
+                faces, jokers_at, is_run, _high = meld_shape(meld)
+                for card, face, joker in zip(meld, faces, jokers_at, strict=True):
+                    items = joker_items if joker else table_items
+                    items.setdefault(face, []).append((card, is_run))
+            self._items = (table_items, joker_items)
+        return self._items
 
 
 def make_region(
@@ -104,8 +130,6 @@ def make_region(
     in_runs = [0] * 52
     in_groups = [0] * 52
     in_high = [0] * 52
-    table_items: dict[int, list[tuple[Card, bool]]] = {}
-    joker_items: dict[int, list[tuple[Card, bool]]] = {}
     opened = set(open_melds)
     for index, meld in enumerate(melds):
         faces, jokers_at, is_run, high = meld_shape(meld)
@@ -113,9 +137,8 @@ def make_region(
             for face, joker in zip(faces, jokers_at, strict=True):
                 (decl_ext if joker else real_ext)[face] += 1
             continue
-        for card, face, joker in zip(meld, faces, jokers_at, strict=True):
+        for face, joker in zip(faces, jokers_at, strict=True):
             (jokers if joker else real)[face] += 1
-            (joker_items if joker else table_items).setdefault(face, []).append((card, is_run))
             if is_run:
                 in_runs[face] += 1
                 if high and face % 13 == 0:
@@ -144,7 +167,7 @@ def make_region(
         in_high=in_high,
         unit=unit,
     )
-    return Region(open_melds, problem, table_items, joker_items)
+    return Region(open_melds, problem, melds)
 
 
 MeldShape = tuple[tuple[int, ...], tuple[bool, ...], bool, bool]
