@@ -106,12 +106,22 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
         rules_ = self.rules
         self.decks = rules_.decks_for(players)
         self._meld_rules = rules_.meld_rules
-        self._facts: tuple[object, TableFacts | None] = (None, None)
-        self._placeable: dict[int, tuple[object, frozenset[int], bool]] = {}
-        """Per seat, the solver's last answer: (table, hand, a card can be laid)."""
         self._values_positive = rules_.ace_high_value > 0 and rules_.joker_value > 0
-        self._searched: tuple[object, dict[int, Placement]] = (None, {})
-        """The placements searched in one state (the deal, at ``_searched_version``), by id."""
+        self._forget()
+
+    _facts: tuple[object, TableFacts | None]
+    """The facts of a table, and the table they are of."""
+    _placeable: dict[int, tuple[object, frozenset[int], bool]]
+    """Per seat, the last search's answer: (table, hand, a card can be laid)."""
+    _searched: tuple[object, dict[int, Placement]]
+    """The placements searched in one state (the deal, at ``_searched_version``), by id."""
+    _searched_version: int
+
+    def _forget(self) -> None:
+        """Drop every answer kept about the table and the hands."""
+        self._facts = (None, None)
+        self._placeable = {}
+        self._searched = (None, {})
         self._searched_version = -1
 
     def action_string(self, action_id: int) -> str:
@@ -184,9 +194,7 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
     def _clone_into(self, other: CarouselTable) -> None:
         # The caches hold answers about this table's hands: a clone (or a resampled
         # deal, adopted by a clone) starts afresh.
-        other._facts = (None, None)
-        other._placeable = {}
-        other._searched = (None, {})
+        other._forget()
 
     def hidden_classes(self, seat: int) -> list[set[int]]:
         """The stock and the other hands: all hidden since the deal (Carousel has no

@@ -35,8 +35,8 @@ from typing import Final, Literal
 
 from rummykit.cards import Card, is_joker_id
 from rummykit.errors import InvalidOptionError
-from rummykit.games.carousel.layout import as_melds
-from rummykit.games.carousel.placement import Placement, objective_weights, split_hand
+from rummykit.games.carousel.layout import as_melds, split_hand
+from rummykit.games.carousel.placement import Placement, objective_weights
 from rummykit.games.carousel.placement_quick import quick_placement
 from rummykit.games.carousel.rank_dp_layout import lay_out
 from rummykit.games.carousel.rank_dp_problem import (

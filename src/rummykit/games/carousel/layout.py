@@ -380,6 +380,19 @@ def _remaining(hand: Sequence[Card], added: Sequence[Card]) -> list[Card]:
     return remaining
 
 
+def split_hand(cards: Sequence[Card]) -> tuple[dict[int, list[Card]], list[Card]]:
+    """The natural cards by face, and the jokers (of a hand, or of a table's melds)."""
+    naturals: dict[int, list[Card]] = {}
+    jokers: list[Card] = []
+    for card in cards:
+        face = face_of(card)
+        if face == JOKER_FACE:
+            jokers.append(card)
+        else:
+            naturals.setdefault(face, []).append(card)
+    return naturals, jokers
+
+
 def resolve_layout(
     table: Sequence[Sequence[Card]],
     hand: Sequence[Card],
@@ -397,23 +410,8 @@ def resolve_layout(
         IllegalActionError: an undeclared joker, or a card neither on the table nor in
             the hand.
     """
-    table_naturals: dict[int, list[Card]] = {}
-    table_jokers: list[Card] = []
-    for meld in table:
-        for card in meld:
-            face = face_of(card)
-            if face == JOKER_FACE:
-                table_jokers.append(card)
-            else:
-                table_naturals.setdefault(face, []).append(card)
-    hand_naturals: dict[int, list[Card]] = {}
-    hand_jokers: list[Card] = []
-    for card in hand:
-        face = face_of(card)
-        if face == JOKER_FACE:
-            hand_jokers.append(card)
-        else:
-            hand_naturals.setdefault(face, []).append(card)
+    table_naturals, table_jokers = split_hand([card for meld in table for card in meld])
+    hand_naturals, hand_jokers = split_hand(hand)
     resolved: list[list[Card | None]] = []
     pending: list[tuple[int, int, Card]] = []
     for m, written in enumerate(layout):

@@ -25,7 +25,6 @@ __all__ = [
     "group_in_old_order",
     "homes",
     "objective_weights",
-    "split_hand",
     "table_face",
     "token",
     "token_face",
@@ -70,18 +69,6 @@ class Placement:
             freed=tuple(sorted(freed)),
             untouched=untouched,
         )
-
-
-def split_hand(hand_cards: Sequence[Card]) -> tuple[dict[int, list[Card]], list[Card]]:
-    """The hand's natural cards by face, and its jokers."""
-    naturals: dict[int, list[Card]] = {}
-    jokers: list[Card] = []
-    for card in hand_cards:
-        if card.is_joker:
-            jokers.append(card)
-        else:
-            naturals.setdefault(card.face, []).append(card)
-    return naturals, jokers
 
 
 _FACE_VALUES: Final = tuple(card_value_gin(f) for f in range(52))
