@@ -99,6 +99,7 @@ MELD_CARDS: Final[dict[int, tuple[int, ...]]] = {
 """The faces of each new-meld id (52-151)."""
 _MELD_ID: Final = {frozenset(faces): action_id for action_id, faces in MELD_CARDS.items()}
 
+
 def _families() -> list[str]:
     names = [f"Lay off {format_card(face)}" for face in range(SET_BASE)]
     for action_id in range(SET_BASE, DRAW):
