@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # An installed rummykit must carry its rules: build the wheel (from the sdist, as pip
 # does from a source release, so no stale build/ folder of the checkout can leak in),
-# check that it holds the rules pages and their JSON indexes and that nothing in it
+# check that it holds the rules pages and their JSON indexes, the browser table's
+# message catalogs and its Devanagari font, and that nothing in it
 # points outside the project, then install it into a scratch venv the way a user does
 # (core dependencies only) and read a rule through the command line.
 # Usage: scripts/check_wheel.sh [PYTHON]   (default: .venv/bin/python, with `build`)
@@ -34,6 +35,13 @@ OUTSIDE = b"../" + b"shared"
 names = set(zipfile.ZipFile(sys.argv[1]).namelist())
 needed = [f"rummykit/rules/en/{page}.md" for page in ("index", "gin", "rami", "carousel")]
 needed += ["rummykit/rules/ids.json", "rummykit/rules/codes.json", "rummykit/web/index.html"]
+# The browser table's message catalogs and the Devanagari font it ships, with its licence.
+needed += [f"rummykit/web/js/locales/{lang}.js" for lang in ("en", "hi")]
+needed += [
+    f"rummykit/web/fonts/noto-sans-devanagari-devanagari-{weight}-normal.woff2"
+    for weight in (400, 700)
+]
+needed += ["rummykit/web/js/i18n.js", "rummykit/web/fonts/OFL.txt"]
 missing = [name for name in needed if name not in names]
 with zipfile.ZipFile(sys.argv[1]) as wheel:
     outside = [

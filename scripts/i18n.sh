@@ -21,7 +21,7 @@ extract() {
     "$PYBABEL" extract -F babel.cfg -k N_ -k NP_:1,2 --no-location --sort-output \
         --project=rummykit --copyright-holder="rummykit authors" -o "$POT" src/rummykit
 }
-update() { "$PYBABEL" update -i "$POT" -d "$LOCALE" -D rummykit --no-location --ignore-obsolete; }
+update() { "$PYBABEL" update -i "$POT" -d "$LOCALE" -D rummykit --ignore-obsolete --width=100; }
 compile() { "$PYBABEL" compile -d "$LOCALE" -D rummykit --statistics; }
 
 case "${1:-all}" in

@@ -228,7 +228,12 @@ def parse_card(token: str) -> Card:
     """Parse one card token (case-insensitive; ``T`` or ``10``; ``JK``; ``JK=5S``)."""
     cards = parse_cards(token)
     if len(cards) != 1:
-        raise InvalidCardError(f"expected one card, got {len(cards)} in {token!r}")
+        raise InvalidCardError(
+            f"expected one card, got {len(cards)} in {token!r}",
+            code="one_card_expected",
+            token=token,
+            numbers={"count": len(cards)},
+        )
     return cards[0]
 
 
@@ -254,12 +259,19 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
                 if declared is None:
                     raise InvalidCardError(
                         f"bad card token {token!r} at position {position}: "
-                        "a joker is declared as a natural card, e.g. JK=5S"
+                        "a joker is declared as a natural card, e.g. JK=5S",
+                        code="bad_joker_declaration",
+                        token=token,
+                        position=position,
                     )
             if jokers >= MAX_COPIES:
                 raise InvalidCardError(
                     f"bad card token {token!r} at position {position}: "
-                    f"too many jokers (at most {MAX_COPIES})"
+                    f"too many jokers (at most {MAX_COPIES})",
+                    code="too_many_jokers",
+                    token=token,
+                    position=position,
+                    numbers={"most": MAX_COPIES},
                 )
             card = Card(JOKER_FACE | (jokers << _FACE_BITS))
             jokers += 1
@@ -269,7 +281,10 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
         if face is None:
             raise InvalidCardError(
                 f"bad card token {token!r} at position {position}: "
-                "expected rank A 2-9 T/10 J Q K then suit S H D C, or JK"
+                "expected rank A 2-9 T/10 J Q K then suit S H D C, or JK",
+                code="bad_card_token",
+                token=token,
+                position=position,
             )
         cards.append(Card(face))
     return cards

@@ -17,6 +17,15 @@ app = typer.Typer(
     add_completion=False,
 )
 
+RuleOptions = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="A rule option as NAME=VALUE (repeatable)."),
+]
+Plugins = Annotated[
+    list[str] | None,
+    typer.Option(help="Import a module or .py file that registers games or bots (repeatable)."),
+]
+
 
 def _rule_changes(rules_type: type[Any], texts: Iterable[str]) -> dict[str, Any]:
     """``-o NAME=VALUE`` options as typed changes, each read by its declaration."""
@@ -82,14 +91,8 @@ def play(
     ace_high: Annotated[
         bool, typer.Option(help="Gin: allow Q-K-A runs (not the reference rule).")
     ] = False,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="Any rule option as NAME=VALUE (repeatable)."),
-    ] = None,
-    load: Annotated[
-        list[str] | None,
-        typer.Option(help="Import a module or .py file that registers bots (repeatable)."),
-    ] = None,
+    option: RuleOptions = None,
+    load: Plugins = None,
     lang: Annotated[
         str | None,
         typer.Option(
@@ -330,14 +333,8 @@ def tournament(
     csv_path: Annotated[
         str | None, typer.Option("--csv", help="Write the results table as CSV.")
     ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="A rule option as NAME=VALUE (repeatable)."),
-    ] = None,
-    load: Annotated[
-        list[str] | None,
-        typer.Option(help="Import a module or .py file that registers bots (repeatable)."),
-    ] = None,
+    option: RuleOptions = None,
+    load: Plugins = None,
     progress: Annotated[
         bool, typer.Option(help="Show a progress bar with an ETA on standard error.")
     ] = True,
@@ -397,10 +394,7 @@ def tournament(
 
 @app.command()
 def games(
-    load: Annotated[
-        list[str] | None,
-        typer.Option(help="Import a module or .py file that registers games or bots (repeatable)."),
-    ] = None,
+    load: Plugins = None,
 ) -> None:
     """List the games of the catalog: names, players, presets and bots."""
     from rummykit.catalog import variants

@@ -97,15 +97,41 @@ def cite_rule(message: str, rule: str | None) -> str:
 
 
 class InvalidCardError(RummykitError):
-    """Card notation or a card id that names no card."""
+    """Card notation or a card id that names no card.
+
+    For typed notation, ``token`` is the text that names no card and ``position`` its
+    place (from 1); ``numbers`` holds the counts the message quotes: the facts
+    :func:`rummykit.refusals.explain` needs to say it in another language.
+    """
 
     default_code = "invalid_card"
 
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        token: str | None = None,
+        position: int | None = None,
+        numbers: Mapping[str, int] | None = None,
+    ) -> None:
+        super().__init__(message, code=code)
+        self.token = token
+        self.position = position
+        self.numbers: dict[str, int] = dict(numbers or {})
+
 
 class InvalidMeldError(RummykitError):
-    """Cards that do not form a legal meld; the message says why."""
+    """Cards that do not form a legal meld; the message says why, ``code`` the reason
+    (``meld_too_small``, ``run_not_consecutive``...) and ``numbers`` the counts quoted."""
 
     default_code = "invalid_meld"
+
+    def __init__(
+        self, message: str, *, code: str | None = None, numbers: Mapping[str, int] | None = None
+    ) -> None:
+        super().__init__(message, code=code)
+        self.numbers: dict[str, int] = dict(numbers or {})
 
 
 class InvalidOptionError(RummykitError):
@@ -143,7 +169,9 @@ class IllegalActionError(RummykitError):
     citation (:func:`cite_rule`), so raise sites never spell it out; ``reason`` keeps
     the message as given, for a refusal that words its own around it. ``numbers`` holds
     the counts the message quotes (such as ``deadwood`` and ``limit``), so that
-    :func:`rummykit.refusals.explain` can say it again in another language.
+    :func:`rummykit.refusals.explain` can say it again in another language; ``cause`` is
+    the code of the finer reason when one code covers several (a refused layout's
+    ``table_card_removed``, a refused draw's ``draw_after_meld``).
     """
 
     default_code = "illegal_action"
@@ -157,9 +185,11 @@ class IllegalActionError(RummykitError):
         card: int | None = None,
         rule: str | None = None,
         numbers: Mapping[str, int] | None = None,
+        cause: str | None = None,
     ) -> None:
         super().__init__(cite_rule(message, rule), code=code)
         self.reason = message
+        self.cause = cause
         self.seat = seat
         self.numbers: dict[str, int] = dict(numbers or {})
         # The card's id (``rummykit.cards.format_card`` names it): the error tree sits

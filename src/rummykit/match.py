@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from rummykit.cards import make_rng
 from rummykit.core import Event, IllegalActionError
 from rummykit.errors import InvalidOptionError, InvalidRecordError
+from rummykit.i18n import N_, Translator, translator
 
 __all__ = ["HandLike", "Match", "SheetRow"]
 
@@ -38,15 +39,19 @@ class SheetRow:
     note: str = ""
 
 
-def format_sheet(label_title: str, players: int, rows: Sequence[SheetRow]) -> list[str]:
-    """Rows as aligned text columns: the labels left, a column per seat right-aligned.
+def format_sheet(
+    label_title: str, players: int, rows: Sequence[SheetRow], tr: Translator | None = None
+) -> list[str]:
+    """Rows as aligned text columns: the labels left, a column per seat right-aligned
+    (headed ``seat N`` in ``tr``'s language, English by default).
 
     >>> for line in format_sheet("hand", 2, [SheetRow("1", ["+7", ""], "knock")]):
     ...     print(line)
     hand  seat 0  seat 1
     1         +7          knock
     """
-    heads = [f"seat {seat}" for seat in range(players)]
+    tr = tr or translator("en")
+    heads = [tr.gettext("seat {seat}", seat=seat) for seat in range(players)]
     label_width = (
         max(len(label_title), *(len(row.label) for row in rows)) if rows else len(label_title)
     )
@@ -62,6 +67,9 @@ def format_sheet(label_title: str, players: int, rows: Sequence[SheetRow]) -> li
         return f"{text}  {note}" if note else text
 
     return [line(label_title, heads), *(line(row.label, row.cells, row.note) for row in rows)]
+
+
+_TIED = {"match": N_("the match is tied"), "game": N_("the game is tied")}
 
 
 class HandLike(Protocol):
@@ -268,33 +276,35 @@ class Match(ABC, Generic[HandT, ResultT]):
 
     # -- the score sheet ------------------------------------------------------------------
 
-    def score_sheet(self) -> str:
+    def score_sheet(self, language: str = "en") -> str:
         """The score sheet as text: a line per hand, the game's closing lines (bonuses,
-        totals), then who won."""
-        rows = [*self._hand_rows(), *self._closing_rows()]
-        lines = format_sheet(self._hand_label, self.players, rows)
+        totals), then who won; headings, labels and notes in ``language``."""
+        tr = translator(language)
+        rows = [*self._hand_rows(tr), *self._closing_rows(tr)]
+        lines = format_sheet(tr.gettext(self._hand_label), self.players, rows, tr)
         if self.result is not None:
-            lines.append(self._winners_line())
+            lines.append(self._winners_line(tr))
         return "\n".join(lines)
 
-    _hand_label: ClassVar[str] = "hand"
-    """The first column's title (``round`` in Rami)."""
+    _hand_label: ClassVar[str] = N_("hand")
+    """The first column's title (``round`` in Rami), marked for the catalogs."""
 
-    def _hand_rows(self) -> list[SheetRow]:
-        """A row per finished hand (the game's own cells and note)."""
+    def _hand_rows(self, tr: Translator) -> list[SheetRow]:
+        """A row per finished hand (the game's own cells and note, in ``tr``'s language)."""
         raise NotImplementedError
 
-    def _closing_rows(self) -> list[SheetRow]:
+    def _closing_rows(self, tr: Translator) -> list[SheetRow]:
         """The rows after the hands: running scores, bonuses, totals."""
         return []
 
-    def _winners_line(self) -> str:
+    def _winners_line(self, tr: Translator) -> str:
         winners = tuple(getattr(self.result, "winners", ()))
         if len(winners) == 1:
-            return f"seat {winners[0]} wins"
+            return tr.gettext("seat {seat} wins", seat=winners[0])
         if len(winners) == self.players:
-            return f"the {self._game_word} is tied"
-        return "winners: " + ", ".join(f"seat {seat}" for seat in winners)
+            return tr.gettext(_TIED[self._game_word])
+        seats = ", ".join(tr.gettext("seat {seat}", seat=seat) for seat in winners)
+        return tr.gettext("winners: {seats}", seats=seats)
 
     # -- records -------------------------------------------------------------------------
 

@@ -59,6 +59,9 @@ GIN_MELDS: Final = MeldRules()
 RAMI_MELDS: Final = MeldRules(ace_high=True, max_jokers=1)
 CAROUSEL_MELDS: Final = MeldRules(ace_high=True, max_jokers=None, jokers_declared=True)
 
+StandIns = list[tuple[Card, Card | None]]
+"""Each card of a meld with the natural card it stands for (``None``: an open joker)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Meld:
@@ -109,23 +112,34 @@ def check_meld(meld_cards: Sequence[int], rules: MeldRules) -> Meld:
     cards = tuple(Card(c) for c in meld_cards)
     shown = _Shown(cards)  # formatted only when an error names the meld
     if len(cards) < rules.min_size:
-        raise InvalidMeldError(f"{shown} is not a meld: at least {rules.min_size} cards are needed")
+        raise InvalidMeldError(
+            f"{shown} is not a meld: at least {rules.min_size} cards are needed",
+            code="meld_too_small",
+            numbers={"least": rules.min_size},
+        )
     jokers = [c for c in cards if c.is_joker]
     naturals = [c for c in cards if not c.is_joker]
     if rules.max_jokers is not None and len(jokers) > rules.max_jokers:
         if rules.max_jokers == 0:
-            raise InvalidMeldError(f"{shown} is not a meld: jokers are not played in this variant")
+            raise InvalidMeldError(
+                f"{shown} is not a meld: jokers are not played in this variant", code="no_jokers"
+            )
         raise InvalidMeldError(
-            f"{shown} is not a meld: at most {rules.max_jokers} joker(s) per combination"
+            f"{shown} is not a meld: at most {rules.max_jokers} joker(s) per combination",
+            code="meld_jokers_over_limit",
+            numbers={"most": rules.max_jokers},
         )
     if rules.jokers_declared:
         for joker in jokers:
             if joker.declared is None:
                 raise InvalidMeldError(
-                    f"{shown}: a joker on the table must be declared, e.g. JK=5S"
+                    f"{shown}: a joker on the table must be declared, e.g. JK=5S",
+                    code="undeclared_joker",
                 )
     if not naturals and not all(j.declared is not None for j in jokers):
-        raise InvalidMeldError(f"{shown} is not a meld: it needs at least one natural card")
+        raise InvalidMeldError(
+            f"{shown} is not a meld: it needs at least one natural card", code="no_natural_card"
+        )
 
     # Declared jokers count as their declared cards for the shape checks.
     stand_ins = [(c, c if not c.is_joker else c.declared) for c in cards]
@@ -147,17 +161,19 @@ def check_meld(meld_cards: Sequence[int], rules: MeldRules) -> Meld:
         return _as_run(cards, stand_ins, rules, shown)
     if set_error is not None:
         raise set_error
-    raise InvalidMeldError(f"{shown} is not a meld: a set needs one rank, a run needs one suit")
+    raise InvalidMeldError(
+        f"{shown} is not a meld: a set needs one rank, a run needs one suit",
+        code="not_set_or_run",
+    )
 
 
-def _as_set(
-    cards: tuple[Card, ...],
-    stand_ins: list[tuple[Card, Card | None]],
-    rules: MeldRules,
-    shown: _Shown,
-) -> Meld:
+def _as_set(cards: tuple[Card, ...], stand_ins: StandIns, rules: MeldRules, shown: _Shown) -> Meld:
     if len(cards) > rules.max_set_size:
-        raise InvalidMeldError(f"{shown} is not a set: at most {rules.max_set_size} cards")
+        raise InvalidMeldError(
+            f"{shown} is not a set: at most {rules.max_set_size} cards",
+            code="set_too_big",
+            numbers={"most": rules.max_set_size},
+        )
     used: set[int] = set()
     for card, face in stand_ins:
         if face is None:
@@ -166,7 +182,8 @@ def _as_set(
         if suit in used:
             raise InvalidMeldError(
                 f"{shown} is not a set: two cards of suit {SUITS[suit]} ({card}); "
-                "a set's suits must all differ"
+                "a set's suits must all differ",
+                code="set_suit_twice",
             )
         used.add(suit)
     rank = next(_natural_rank_suit(face)[0] for _, face in stand_ins if face is not None)
@@ -186,18 +203,17 @@ def _as_set(
     return Meld("set", cards, tuple(faces), rank, None)
 
 
-def _as_run(
-    cards: tuple[Card, ...],
-    stand_ins: list[tuple[Card, Card | None]],
-    rules: MeldRules,
-    shown: _Shown,
-) -> Meld:
+def _as_run(cards: tuple[Card, ...], stand_ins: StandIns, rules: MeldRules, shown: _Shown) -> Meld:
     if len(cards) > rules.max_run_size:
-        raise InvalidMeldError(f"{shown} is not a run: at most {rules.max_run_size} cards")
+        raise InvalidMeldError(
+            f"{shown} is not a run: at most {rules.max_run_size} cards",
+            code="run_too_big",
+            numbers={"most": rules.max_run_size},
+        )
     suit = next(_natural_rank_suit(face)[1] for _, face in stand_ins if face is not None)
     known_ranks = sorted(_natural_rank_suit(face)[0] for _, face in stand_ins if face is not None)
     if len(set(known_ranks)) != len(known_ranks):
-        raise InvalidMeldError(f"{shown} is not a run: a rank appears twice")
+        raise InvalidMeldError(f"{shown} is not a run: a rank appears twice", code="run_rank_twice")
     n = len(cards)
     has_ace = known_ranks[0] == 1
     candidates: list[list[int]] = []
@@ -206,7 +222,9 @@ def _as_run(
     if has_ace and rules.ace_high:
         candidates.append(sorted(14 if r == 1 else r for r in known_ranks))
     if not candidates:
-        raise InvalidMeldError(f"{shown} is not a meld: the ace may not be used in a run")
+        raise InvalidMeldError(
+            f"{shown} is not a meld: the ace may not be used in a run", code="ace_not_in_runs"
+        )
     open_jokers = sum(1 for _, face in stand_ins if face is None)
     for ranks in candidates:
         low, high = ranks[0], ranks[-1]
@@ -237,14 +255,20 @@ def _as_run(
                 faces.append(Card(suit * 13 + (rank - 1 if rank < 14 else 0)))
         return Meld("run", cards, tuple(faces), start, SUITS[suit])
     if has_ace and not rules.ace_low and known_ranks[-1] - known_ranks[0] + 1 <= n:
-        raise InvalidMeldError(f"{shown} is not a meld: the ace is high only, no A-2-3 run")
+        raise InvalidMeldError(
+            f"{shown} is not a meld: the ace is high only, no A-2-3 run", code="ace_high_only"
+        )
     if has_ace and known_ranks[-1] >= 12:
         # Which reading of the ace would have made the cards a run?
         high_ranks = sorted(14 if r == 1 else r for r in known_ranks)
         if high_ranks[-1] - high_ranks[0] + 1 <= n and not rules.ace_high:
-            raise InvalidMeldError(f"{shown} is not a meld: the ace is low only, no Q-K-A run")
+            raise InvalidMeldError(
+                f"{shown} is not a meld: the ace is low only, no Q-K-A run", code="ace_low_only"
+            )
         if _cyclic_span(known_ranks) <= n:
-            raise InvalidMeldError(f"{shown} is not a meld: no wrap around the ace (K-A-2)")
+            raise InvalidMeldError(
+                f"{shown} is not a meld: no wrap around the ace (K-A-2)", code="run_wraps"
+            )
     return _run_gap_error(shown, known_ranks, open_jokers)
 
 
@@ -258,9 +282,13 @@ def _run_gap_error(shown: _Shown, ranks: list[int], jokers: int) -> Meld:
     names = " ".join(RANKS[(r - 1) % 13] for r in ranks)
     if jokers:
         raise InvalidMeldError(
-            f"{shown} is not a run: ranks {names} leave gaps that {jokers} joker(s) cannot fill"
+            f"{shown} is not a run: ranks {names} leave gaps that {jokers} joker(s) cannot fill",
+            code="run_gaps",
+            numbers={"jokers": jokers},
         )
-    raise InvalidMeldError(f"{shown} is not a run: ranks {names} are not consecutive")
+    raise InvalidMeldError(
+        f"{shown} is not a run: ranks {names} are not consecutive", code="run_not_consecutive"
+    )
 
 
 def is_meld(cards: Sequence[int], rules: MeldRules) -> bool:

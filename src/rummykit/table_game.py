@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Protocol
 
 from rummykit.cards import format_card
 from rummykit.core import Event, IllegalActionError, InvalidActionError
+from rummykit.refusals import refusal_params
 
 __all__ = [
     "JSON",
@@ -218,9 +219,15 @@ class TurnBasedTableGame:
 
 
 def error_json(error: IllegalActionError | InvalidActionError) -> JSON:
-    """An engine refusal as a check reports it: a stable code and the engine's words."""
+    """An engine refusal as a check reports it: a stable code, the engine's words, and
+    the facts a client needs to say it in the reader's language (``params``)."""
     if isinstance(error, IllegalActionError):
-        return {"code": "illegal_action", "message": str(error), "rule": error.code}
+        return {
+            "code": "illegal_action",
+            "message": str(error),
+            "rule": error.code,
+            "params": refusal_params(error),
+        }
     return {"code": "invalid_action", "message": str(error), "rule": None}
 
 

@@ -10,30 +10,31 @@ reveal and the score sheet show. Screenshots go to ``test-output/``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import free_port, post, server_process
-
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="Debian's chromium (/usr/bin/chromium) is not installed; scripts/test.sh installs it",
+from browser_helpers import (
+    chromium,
+    drag,
+    hand_card,
+    needs_chromium,
+    new_page,
+    no_overflow,
+    open_and_start,
+    pick,
+    port_of,
+    serving,
+    shot,
+    table_url,
 )
+
+pytestmark = needs_chromium
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the 'server-test' extra")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+DEVANAGARI = re.compile(r"[\u0900-\u097F]")
 RAMI_SEED = 75
 """Four seats: seat 0 plays first and can open with 9C 9D 9H + TC TD TH = 57."""
 LAYOFF_SEED = 204
@@ -47,96 +48,14 @@ JOKER_SEED = 26
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("browser-variants")
-    port = free_port()
-    url = f"sqlite:///{folder / 'tables.db'}"
-    with server_process(url, port, folder / "server.log", bot_delay=0.15):
-        yield f"http://127.0.0.1:{port}"
+    with serving(tmp_path_factory.mktemp("browser-variants")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
-
-
-def new_page(browser: Any, errors: list[str], width: int, height: int) -> Any:
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console", lambda message: errors.append(message.text) if message.type == "error" else None
-    )
-    page.set_default_timeout(20_000)
-    return page
-
-
-def shot(page: Any, name: str) -> None:
-    OUTPUT.mkdir(exist_ok=True)
-    page.screenshot(path=str(OUTPUT / name))
-
-
-def port_of(base_url: str) -> int:
-    return int(base_url.rsplit(":", 1)[1])
-
-
-def table_url(
-    base_url: str, variant: str, seed: int, bots: int, options: dict[str, Any] | None = None
-) -> tuple[str, str, str]:
-    """Create a table (seat 0 a person); its invite URL, id and token."""
-    body: dict[str, Any] = {
-        "variant": variant,
-        "seed": seed,
-        "seats": [{"kind": "human", "name": "Ann"}]
-        + [{"kind": "bot", "level": "heuristic", "name": f"Bot {i + 1}"} for i in range(bots)],
-    }
-    if options:
-        body["options"] = options
-    created = post(port_of(base_url), "/api/tables", body)
-    invite = created["invites"][0]
-    return str(invite["url"]), str(created["table"]["id"]), str(invite["token"])
-
-
-def open_and_start(page: Any, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("[data-testid=start]:not([disabled])")
-    page.click("[data-testid=start]")
-    page.wait_for_selector("[data-testid=hand] .card[data-card]")
-
-
-def pick(page: Any, selector: str) -> None:
-    """Click a hand card where it shows: cards overlap (and a picked one rises), so the
-    bottom-left corner is the part a person can always see."""
-    box = page.locator(selector).first.bounding_box()
-    page.mouse.click(box["x"] + 5, box["y"] + box["height"] - 6)
-
-
-def hand_card(page: Any, face: str) -> str:
-    """The selector of the hand card showing ``face`` (a Rami card may be ``9C@1``)."""
-    token: str = page.eval_on_selector_all(
-        "[data-testid=hand] .card[data-card]",
-        "(els, face) => els.map(e => e.dataset.card).find(c => c.split('@')[0] === face)",
-        face,
-    )
-    assert token, f"{face} is not in the hand"
-    return f"[data-testid=hand] .card[data-card='{token}']"
-
-
-def drag(page: Any, source: str, target: str) -> None:
-    start = page.locator(source).first.bounding_box()
-    end = page.locator(target).first.bounding_box()
-    page.mouse.move(start["x"] + 5, start["y"] + start["height"] - 6)
-    page.mouse.down()
-    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
-    page.mouse.up()
-
-
-def no_overflow(page: Any, width: int) -> None:
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"the table is {overflow}px wider than a {width}px screen"
+    with chromium() as launched:
+        yield launched
 
 
 def test_the_lobby_offers_every_variant_preset_and_seat_count(base_url: str, browser: Any) -> None:
@@ -371,6 +290,7 @@ def play_seat_from_a_script(port: int, table_id: str, token: str, variant: str) 
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.parametrize("language", ["en", "hi"])
 @pytest.mark.parametrize(
     ("variant", "seed", "bots", "options"),
     [
@@ -385,22 +305,27 @@ def test_round_end_reveal_and_score_sheet(
     seed: int,
     bots: int,
     options: dict[str, Any],
+    language: str,
 ) -> None:
     errors: list[str] = []
     page = new_page(browser, errors, 1280, 900)
     url, table_id, token = table_url(base_url, variant, seed, bots=bots, options=options)
-    open_and_start(page, url)
+    address, fragment = url.split("#")
+    open_and_start(page, f"{address}?lang={language}#{fragment}")
     play_seat_from_a_script(port_of(base_url), table_id, token, variant)
     reveal = page.wait_for_selector("[data-testid=reveal]", timeout=60_000)
     page.wait_for_timeout(400)
-    shot(page, f"{variant}-reveal.png")
+    prefix = "" if language == "en" else f"{language}-"
+    shot(page, f"{prefix}{variant}-reveal.png")
     assert page.query_selector("[data-testid=final]")
     rows = reveal.query_selector_all(".reveal-table tbody tr")
     assert len(rows) == bots + 1
+    words = [reveal.inner_text(), page.inner_text("[data-testid=score-sheet]")]
+    assert all(bool(DEVANAGARI.search(text)) == (language == "hi") for text in words)
     page.click("[data-testid=reveal-close]")
     sheet = page.query_selector_all("[data-testid=score-sheet] tbody tr")
     assert len(sheet) >= 2
-    shot(page, f"{variant}-score-sheet.png")
+    shot(page, f"{prefix}{variant}-score-sheet.png")
     page.close()
     assert not errors, errors
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 
-from rummykit.errors import IllegalActionError, InvalidActionError
+from rummykit.errors import IllegalActionError, InvalidActionError, RummykitError
 
 HANDS = 2
 
@@ -43,7 +43,7 @@ class Toy:
     def clone(self) -> Toy:
         return copy.deepcopy(self)
 
-    def score_sheet(self) -> str:
+    def score_sheet(self, language: str = "en") -> str:
         return "\n".join(f"hand {n}: seat {w}" for n, w in enumerate(self.results, start=1))
 
 
@@ -85,7 +85,7 @@ class ToyScreen:
             return f"  the count is {observation[1]}"
         raise InvalidActionError(f"unknown command {words[0]!r}")
 
-    def refusal(self, error: IllegalActionError) -> str:
+    def refusal(self, error: RummykitError) -> str:
         return f"{error} ({error.code})"
 
     def hint(self, observation: tuple[int, int]) -> str:

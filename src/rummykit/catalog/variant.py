@@ -149,6 +149,10 @@ class Variant:
     ``screen_type(game, card_text=..., **screen_options(name))``."""
     screen_translated: ClassVar[bool] = False
     """Whether the screen takes ``language=`` (its texts are in the gettext catalogs)."""
+    refusal_templates: ClassVar[Mapping[str, str | tuple[str, str, str]]] = {}
+    """A message per refusal code the game raises (marked for the gettext catalogs), or
+    ``(singular, plural, the number that decides)``: :func:`rummykit.refusals.explain`
+    says its refusals with them in any language."""
 
     # -- rules -----------------------------------------------------------------------
 

@@ -8,8 +8,8 @@ then the joker; with two decks most planes hold counts. Other seats are shown
 relative to the observer (slot 0 is the observer, slot ``k`` the ``k``-th seat to its
 left); slots past the number of players are zero. Five face planes and 21 scalars:
 
->>> FIELDS[1], OBSERVATION_SIZE
-(('table', 53, 53, 'count: cards of the melds on the table (jokers at the joker face)'), 286)
+>>> LAYOUT.starts("unknown", "to_act"), OBSERVATION_SIZE
+((212, 265), 286)
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.cards import FACES as FACE_OF
 from rummykit.cards import JOKER_FACE, PHYSICAL_IDS
 from rummykit.rl.carousel_actions import NUM_ACTIONS
 from rummykit.rl.carousel_table import CarouselTable, describe
 from rummykit.rl.encoding import GameEncoding, register_encoding
+from rummykit.rl.face_planes import FacePlanes, seat_pads
 from rummykit.rl.observation import ObservationLayout
 
 __all__ = [
@@ -67,16 +67,10 @@ FIELDS: Final = LAYOUT.fields
 """``(name, start, size, description)`` of every part of the observation array."""
 OBSERVATION_SIZE: Final = LAYOUT.size
 field_slices: Final = LAYOUT.slices
-_START: Final = {name: start for name, start, _, _ in FIELDS}
-_HAND: Final = _START["hand"]
-_TABLE: Final = _START["table"]
-_TABLE_JOKERS: Final = _START["table_jokers"]
-_LAYOFF: Final = _START["layoff_faces"]
-_UNKNOWN: Final = _START["unknown"]
-_COUNTS: Final = _START["to_act"]
-_PADS: Final = tuple((0.0,) * (MAX_SEATS - players) for players in range(MAX_SEATS + 1))
-_FLOAT32: Final = np.dtype(np.float32)
-_UINT8: Final = np.dtype(np.uint8)
+_HAND, _TABLE, _TABLE_JOKERS, _LAYOFF, _UNKNOWN, _COUNTS = LAYOUT.starts(
+    "hand", "table", "table_jokers", "layoff_faces", "unknown", "to_act"
+)
+_PADS: Final = seat_pads(MAX_SEATS)
 _PACKS: dict[tuple[int, int], tuple[bytes, int]] = {}
 
 
@@ -102,29 +96,19 @@ def _pack(decks: int, players: int) -> tuple[bytes, int]:
 def encode_observation(table: CarouselTable, seat: int) -> npt.NDArray[np.float32]:
     """The observation array of ``seat`` at a Carousel table."""
     obs = table.observation(seat)
-    face_of = FACE_OF
     players = obs.players
     pack, stock_after_deal = _pack(table.decks, players)
-    counts = bytearray(_COUNTS)
-    counts[_UNKNOWN : _UNKNOWN + FACES] = pack
-    for card in obs.hand:
-        face = face_of[card]
-        counts[_HAND + face] += 1
-        counts[_UNKNOWN + face] -= 1
+    planes = FacePlanes(_COUNTS, unknown=_UNKNOWN, pack=pack)
+    planes.seen(_HAND, obs.hand)
+    counts = planes.counts
     for meld in obs.table:
+        planes.seen(_TABLE, meld)
         for card in meld:
-            face = face_of[card]
-            counts[_TABLE + face] += 1
-            counts[_UNKNOWN + face] -= 1
             declared = card // PHYSICAL_IDS  # a joker's declared face, plus one
             if declared:
                 counts[_TABLE_JOKERS + declared - 1] += 1
     # The lay-off faces of the public table, kept by the table until it changes.
-    layoffs = table.table_facts().layoff_mask
-    while layoffs:
-        low = layoffs & -layoffs
-        counts[_LAYOFF + low.bit_length() - 1] = 1
-        layoffs ^= low
+    planes.mark(_LAYOFF, table.table_facts().layoff_mask)
     dealers: list[float] = []
     sizes: list[float] = []
     totals: list[float] = []
@@ -138,23 +122,22 @@ def encode_observation(table: CarouselTable, seat: int) -> npt.NDArray[np.float3
     pad = _PADS[players]
     rules = table.rules
     over = obs.phase == "over"
-    out = np.empty(OBSERVATION_SIZE, dtype=_FLOAT32)
-    out[:_COUNTS] = np.frombuffer(counts, dtype=_UINT8)
-    out[_COUNTS:] = [
-        1.0 if obs.current_player == seat and not over else 0.0,
-        obs.draws / rules.max_draws,
-        1.0 if obs.melded else 0.0,
-        1.0 if obs.final_lap else 0.0,
-        1.0 if over else 0.0,
-        *dealers,
-        *pad,
-        *sizes,
-        *pad,
-        min(obs.stock_size / stock_after_deal, 1.0) if stock_after_deal > 0 else 0.0,
-        *totals,
-        *pad,
-    ]
-    return out
+    return planes.array(
+        [
+            1.0 if obs.current_player == seat and not over else 0.0,
+            obs.draws / rules.max_draws,
+            1.0 if obs.melded else 0.0,
+            1.0 if obs.final_lap else 0.0,
+            1.0 if over else 0.0,
+            *dealers,
+            *pad,
+            *sizes,
+            *pad,
+            min(obs.stock_size / stock_after_deal, 1.0) if stock_after_deal > 0 else 0.0,
+            *totals,
+            *pad,
+        ]
+    )
 
 
 CAROUSEL: Final = register_encoding(

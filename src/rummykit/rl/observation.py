@@ -9,6 +9,8 @@ the same offsets.
 >>> layout = ObservationLayout.of(4, [("hand", "my cards")], [("to_act", 1, "my turn")])
 >>> layout.fields, layout.size
 ((('hand', 0, 4, 'my cards'), ('to_act', 4, 1, 'my turn')), 5)
+>>> layout.starts("to_act", "hand")
+(4, 0)
 >>> layout.bounds(1.0, to_act=2.0).tolist()
 [1.0, 1.0, 1.0, 1.0, 2.0]
 """
@@ -66,6 +68,11 @@ class ObservationLayout:
             if found == name:
                 return start
         raise KeyError(name)
+
+    def starts(self, *names: str) -> tuple[int, ...]:
+        """Where each named piece starts, in the order asked (an encoder's offsets)."""
+        start_of = {name: start for name, start, _, _ in self.fields}
+        return tuple(start_of[name] for name in names)
 
     def slices(self) -> dict[str, slice]:
         """Name -> slice of the observation array."""

@@ -25,6 +25,7 @@ from rummykit.cards import FACES as FACE_OF
 from rummykit.cards import JOKER_FACE, MAX_COPIES, PHYSICAL_IDS
 from rummykit.games.rami import RamiObservation, RamiRules
 from rummykit.rl.encoding import GameEncoding, register_encoding
+from rummykit.rl.face_planes import FacePlanes, seat_pads
 from rummykit.rl.observation import ObservationLayout
 from rummykit.rl.rami_actions import FACES
 from rummykit.rl.rami_table import RamiTable, describe
@@ -88,25 +89,24 @@ FIELDS: Final = LAYOUT.fields
 """``(name, start, size, description)`` of every part of the observation array."""
 OBSERVATION_SIZE: Final = LAYOUT.size
 field_slices: Final = LAYOUT.slices
-_START: Final = {name: start for name, start, _, _ in FIELDS}
-_HAND: Final = _START["hand"]
-_TAKEN: Final = _START["taken_card"]
-_TOP: Final = _START["discard_top"]
-_PILE: Final = _START["discard_pile"]
-_TABLE: Final = _START["table"]
-_TABLE_JOKERS: Final = _START["table_jokers"]
-_LAYOFF: Final = _START["layoff_faces"]
-_SWAP: Final = _START["swap_faces"]
-_UNKNOWN: Final = _START["unknown"]
-_KNOWN: Final = _START["known_1"]
-_COUNTS: Final = _START["phase"]
+_HAND, _TAKEN, _TOP, _PILE, _TABLE, _TABLE_JOKERS, _LAYOFF, _SWAP, _UNKNOWN = LAYOUT.starts(
+    "hand",
+    "taken_card",
+    "discard_top",
+    "discard_pile",
+    "table",
+    "table_jokers",
+    "layoff_faces",
+    "swap_faces",
+    "unknown",
+)
+_KNOWN: Final = LAYOUT.start("known_1")
+_COUNTS: Final = LAYOUT.start("phase")
 """The card planes come first: counts below 256, built as bytes."""
 _PHASE_ONE_HOT: Final = {
     name: tuple(1.0 if other == name else 0.0 for other in PHASES) for name in PHASES
 }
-_PADS: Final = tuple((0.0,) * (MAX_SEATS - players) for players in range(MAX_SEATS + 1))
-_FLOAT32: Final = np.dtype(np.float32)
-_UINT8: Final = np.dtype(np.uint8)
+_PADS: Final = seat_pads(MAX_SEATS)
 
 
 def observation_high() -> npt.NDArray[np.float32]:
@@ -132,13 +132,6 @@ def _clip(value: float) -> float:
     return SCORE_CLIP if value > SCORE_CLIP else -SCORE_CLIP if value < -SCORE_CLIP else value
 
 
-def _set_bits(counts: bytearray, start: int, mask: int) -> None:
-    while mask:
-        low = mask & -mask
-        counts[start + low.bit_length() - 1] = 1
-        mask ^= low
-
-
 _PACKS: dict[tuple[int, int], tuple[RamiRules, bytes, int]] = {}
 
 
@@ -157,48 +150,33 @@ def _pack(rules: RamiRules, active: int) -> tuple[bytes, int]:
 def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
     """The observation array of one seat's engine observation."""
     obs = observation
-    face_of = FACE_OF  # a local: read for every card below
     seat = obs.seat
     players = obs.players
     rules = obs.rules
     active = obs.active
     pack, stock_after_deal = _pack(rules, len(active))
-    counts = bytearray(_COUNTS)
-    # ``unknown`` starts as the whole pack; every card seen somewhere is taken off.
-    counts[_UNKNOWN : _UNKNOWN + FACES] = pack
-    for card in obs.hand:
-        face = face_of[card]
-        counts[_HAND + face] += 1
-        counts[_UNKNOWN + face] -= 1
+    planes = FacePlanes(_COUNTS, unknown=_UNKNOWN, pack=pack)
+    planes.seen(_HAND, obs.hand)
     taken = obs.taken_card
     if taken is not None:
-        counts[_TAKEN + face_of[taken]] = 1
+        planes.counts[_TAKEN + FACE_OF[taken]] = 1
     pile = obs.discard_pile
-    if pile:
-        face = face_of[pile[-1]]
-        counts[_TOP + face] = 1
-        counts[_UNKNOWN + face] -= 1
-        for card in pile[:-1]:
-            face = face_of[card]
-            counts[_PILE + face] += 1
-            counts[_UNKNOWN + face] -= 1
+    planes.seen(_TOP, pile[-1:])
+    planes.seen(_PILE, pile[:-1])
     layoffs = swaps = 0
     for combo in obs.table:
-        for card in combo.cards:
-            face = face_of[card]
-            counts[_TABLE + face] += 1
-            counts[_UNKNOWN + face] -= 1
+        planes.seen(_TABLE, combo.cards)
         if combo.joker >= 0:
             declared = combo.cards[combo.joker] // PHYSICAL_IDS  # the face it stands for, plus one
             if declared:
-                counts[_TABLE_JOKERS + declared - 1] += 1
+                planes.counts[_TABLE_JOKERS + declared - 1] += 1
         layoffs |= combo.accepts
         if combo.shift_face >= 0:
             layoffs |= 1 << combo.shift_face
         if combo.swap_face >= 0:
             swaps |= 1 << combo.swap_face
-    _set_bits(counts, _LAYOFF, layoffs)
-    _set_bits(counts, _SWAP, swaps)
+    planes.mark(_LAYOFF, layoffs)
+    planes.mark(_SWAP, swaps)
     known = obs.known_cards
     # Scalars, this seat first, then the seats to its left.
     hand_scale = rules.hand_size + 1
@@ -217,11 +195,7 @@ def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
         if other >= players:
             other -= players
         if k:
-            start = _KNOWN + FACES * (k - 1)
-            for card in known[other]:
-                face = face_of[card]
-                counts[start + face] += 1
-                counts[_UNKNOWN + face] -= 1
+            planes.seen(_KNOWN + FACES * (k - 1), known[other])
         flags_active.append(1.0 if other in active else 0.0)
         flags_dealer.append(1.0 if other == dealer else 0.0)
         flags_opened.append(1.0 if opened[other] else 0.0)
@@ -230,27 +204,26 @@ def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
     pad = _PADS[players]
     phase = _PHASE_ONE_HOT[obs.phase]
     refills = rules.max_reshuffles
-    out = np.empty(OBSERVATION_SIZE, dtype=_FLOAT32)
-    out[:_COUNTS] = np.frombuffer(counts, dtype=_UINT8)
-    out[_COUNTS:] = [
-        *phase,
-        1.0 if obs.current_player == seat and obs.phase != "over" else 0.0,
-        1.0 if obs.opened_this_turn else 0.0,
-        *flags_active,
-        *pad,
-        *flags_dealer,
-        *pad,
-        *flags_opened,
-        *pad,
-        *sizes,
-        *pad,
-        min(obs.stock_size / stock_after_deal, 1.0),
-        min(obs.refills / refills, 1.0) if refills else 0.0,
-        min(obs.turn / rules.max_turns, 1.0),
-        *totals,
-        *pad,
-    ]
-    return out
+    return planes.array(
+        [
+            *phase,
+            1.0 if obs.current_player == seat and obs.phase != "over" else 0.0,
+            1.0 if obs.opened_this_turn else 0.0,
+            *flags_active,
+            *pad,
+            *flags_dealer,
+            *pad,
+            *flags_opened,
+            *pad,
+            *sizes,
+            *pad,
+            min(obs.stock_size / stock_after_deal, 1.0),
+            min(obs.refills / refills, 1.0) if refills else 0.0,
+            min(obs.turn / rules.max_turns, 1.0),
+            *totals,
+            *pad,
+        ]
+    )
 
 
 def encode_observation(table: RamiTable, seat: int) -> npt.NDArray[np.float32]:

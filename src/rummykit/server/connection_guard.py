@@ -16,7 +16,7 @@ protocol's.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 __all__ = ["MAX_HEAD_BYTES", "guarded_http_protocol"]
 
@@ -24,8 +24,20 @@ MAX_HEAD_BYTES: Final = 64 * 1024
 """Largest request line and headers accepted (the browser table sends under 2 KB)."""
 
 
-class _HeadDeadline:
-    """The timer shared by both protocol classes (mixed in before uvicorn's class)."""
+if TYPE_CHECKING:
+
+    class _UvicornHttp(asyncio.Protocol):
+        """What the mixin calls on uvicorn's class, which follows it in the MRO."""
+
+        def on_response_complete(self) -> None: ...
+
+else:
+    _UvicornHttp = object
+
+
+class _HeadDeadline(_UvicornHttp):
+    """The timer, and the hooks that arm and cancel it, shared by both protocol classes
+    (mixed in before uvicorn's class)."""
 
     header_timeout: float = 10.0
     transport: asyncio.Transport
@@ -49,6 +61,21 @@ class _HeadDeadline:
         if not self.transport.is_closing():
             self.transport.close()
 
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self._arm_head_deadline()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        # Waiting for the next request exactly when uvicorn waits for it (not while a
+        # pipelined request it already holds is being answered).
+        if self.timeout_keep_alive_task is not None:
+            self._arm_head_deadline()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_head_deadline()
+        super().connection_lost(exc)
+
 
 def guarded_http_protocol(header_timeout: float) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol (httptools if installed, else h11) with a deadline of
@@ -59,10 +86,6 @@ def guarded_http_protocol(header_timeout: float) -> type[asyncio.Protocol]:
         return _h11_protocol(header_timeout)
 
     class GuardedHttpTools(_HeadDeadline, HttpToolsProtocol):
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            self._arm_head_deadline()
-
         def data_received(self, data: bytes) -> None:
             # httptools sets no bound on a request head (h11 has its own): uvicorn would
             # keep every header line sent within the deadline.
@@ -77,17 +100,6 @@ def guarded_http_protocol(header_timeout: float) -> type[asyncio.Protocol]:
             self._cancel_head_deadline()
             super().on_headers_complete()
 
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            # Waiting for the next request exactly when uvicorn waits for it (not while a
-            # pipelined request it already holds is being answered).
-            if self.timeout_keep_alive_task is not None:
-                self._arm_head_deadline()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._cancel_head_deadline()
-            super().connection_lost(exc)
-
     GuardedHttpTools.header_timeout = header_timeout
     return GuardedHttpTools
 
@@ -97,24 +109,11 @@ def _h11_protocol(header_timeout: float) -> type[asyncio.Protocol]:
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class GuardedH11(_HeadDeadline, H11Protocol):
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            self._arm_head_deadline()
-
         def handle_events(self) -> None:
             super().handle_events()
             # h11 leaves IDLE once a whole request head has arrived.
             if self.conn.their_state is not h11.IDLE:
                 self._cancel_head_deadline()
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if self.timeout_keep_alive_task is not None:
-                self._arm_head_deadline()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._cancel_head_deadline()
-            super().connection_lost(exc)
 
     GuardedH11.header_timeout = header_timeout
     return GuardedH11

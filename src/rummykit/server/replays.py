@@ -38,6 +38,14 @@ def replay_steps(row: TableRow) -> list[JSON]:
     return steps
 
 
+def _public_seats(row: TableRow) -> list[JSON]:
+    """The seats as anyone may see them: no token."""
+    return [
+        {"seat": i, "kind": s["kind"], "name": s["name"], "level": s.get("level")}
+        for i, s in enumerate(row.seats)
+    ]
+
+
 def replay_record(row: TableRow) -> JSON:
     """What it takes to replay the game elsewhere: variant, rules, seed, seats, actions."""
     return {
@@ -45,10 +53,7 @@ def replay_record(row: TableRow) -> JSON:
         "preset": row.preset,
         "rules": row.rules,
         "seed": row.seed,
-        "seats": [
-            {"seat": i, "kind": s["kind"], "name": s["name"], "level": s.get("level")}
-            for i, s in enumerate(row.seats)
-        ],
+        "seats": _public_seats(row),
         "actions": [
             {"seq": a.seq, "seat": a.seat, "action": a.action, "by": a.actor} for a in row.actions
         ],
@@ -63,10 +68,7 @@ def row_summary(row: TableRow) -> JSON:
         "preset": row.preset,
         "status": row.status,
         "seq": row.action_count,
-        "seats": [
-            {"seat": i, "kind": s["kind"], "name": s["name"], "level": s.get("level")}
-            for i, s in enumerate(row.seats)
-        ],
+        "seats": _public_seats(row),
         "summary": row.summary,
         "created_at": row.created_at,
         "updated_at": row.updated_at,

@@ -11,7 +11,7 @@ import asyncio
 import gzip
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request, Response
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
 from rummykit.server.app_state import Config, Manager
 from rummykit.server.config import ServerConfig
@@ -22,7 +22,6 @@ from rummykit.server.replay_cache import accepts_gzip
 from rummykit.server.replays import row_summary
 from rummykit.server.rules_pages import rules_url
 from rummykit.server.schemas import ActBody, CreateTableBody, JoinBody, body
-from rummykit.server.tables import TableManager
 from rummykit.server.variants import ADAPTERS
 
 __all__ = ["public_base_url", "router"]
@@ -32,6 +31,24 @@ JSON = dict[str, Any]
 router = APIRouter(prefix="/api")
 
 Authorization = Annotated[str | None, Header()]
+
+
+def _bearer(authorization: str | None) -> str:
+    if not authorization or not authorization.lower().startswith("bearer "):
+        raise ServerError("bad_token", "send the seat token as 'Authorization: Bearer TOKEN'")
+    return authorization[7:].strip()
+
+
+async def _seated(
+    table_id: str, manager: Manager, authorization: Authorization = None
+) -> tuple[LiveTable, int]:
+    """The table of the path and the seat its bearer token holds (a route's dependency)."""
+    table = await manager.get(table_id)
+    return table, manager.seat_for_token(table, _bearer(authorization))
+
+
+Seated = Annotated[tuple[LiveTable, int], Depends(_seated)]
+
 
 # -- lobby ------------------------------------------------------------------------------
 
@@ -117,36 +134,24 @@ async def get_table(
 
 @router.post("/tables/{table_id}/join")
 async def join(
-    table_id: str,
-    request: Request,
-    manager: Manager,
-    config: Config,
-    authorization: Authorization = None,
+    seated: Seated, request: Request, manager: Manager, config: Config
 ) -> dict[str, Any]:
-    table, seat = await _seated(manager, table_id, authorization)
+    table, seat = seated
     raw = await _json_body(request, config.max_message_bytes, allow_empty=True)
     await manager.join(table, seat, body(JoinBody, raw).name)
     return await manager.current_snapshot(table, seat)
 
 
 @router.post("/tables/{table_id}/start")
-async def start(
-    table_id: str, manager: Manager, authorization: Authorization = None
-) -> dict[str, Any]:
-    table, seat = await _seated(manager, table_id, authorization)
+async def start(seated: Seated, manager: Manager) -> dict[str, Any]:
+    table, seat = seated
     await manager.start(table, seat)
     return await manager.current_snapshot(table, seat)
 
 
 @router.post("/tables/{table_id}/actions")
-async def act(
-    table_id: str,
-    request: Request,
-    manager: Manager,
-    config: Config,
-    authorization: Authorization = None,
-) -> dict[str, Any]:
-    table, seat = await _seated(manager, table_id, authorization)
+async def act(seated: Seated, request: Request, manager: Manager, config: Config) -> dict[str, Any]:
+    table, seat = seated
     sent = body(ActBody, await _json_body(request, config.max_message_bytes))
     if sent.seat is not None and sent.seat != seat:
         raise ServerError("not_your_seat", f"your token is for seat {seat}")
@@ -155,10 +160,8 @@ async def act(
 
 
 @router.post("/tables/{table_id}/rematch")
-async def rematch(
-    table_id: str, request: Request, manager: Manager, authorization: Authorization = None
-) -> dict[str, Any]:
-    table, seat = await _seated(manager, table_id, authorization)
+async def rematch(seated: Seated, request: Request, manager: Manager) -> dict[str, Any]:
+    table, seat = seated
     new_id = await manager.rematch(table, seat, client_address(request.scope))
     return {"table_id": new_id}
 
@@ -190,19 +193,6 @@ async def replay(
 
 
 # -- helpers ----------------------------------------------------------------------------
-
-
-def _bearer(authorization: str | None) -> str:
-    if not authorization or not authorization.lower().startswith("bearer "):
-        raise ServerError("bad_token", "send the seat token as 'Authorization: Bearer TOKEN'")
-    return authorization[7:].strip()
-
-
-async def _seated(
-    manager: TableManager, table_id: str, authorization: str | None
-) -> tuple[LiveTable, int]:
-    table = await manager.get(table_id)
-    return table, manager.seat_for_token(table, _bearer(authorization))
 
 
 async def _json_body(request: Request, limit: int, *, allow_empty: bool = False) -> JSON:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from rummykit.catalog import (
@@ -127,18 +127,18 @@ class GameRecord:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {
-            "index": self.index,
-            "deal": self.deal,
-            "rotation": self.rotation,
-            "seed": self.seed,
-            "first_dealer": self.first_dealer,
-            "seats": list(self.seats),
-            "shares": list(self.shares),
-            "points": list(self.points),
-            "hands": self.hands,
-            "decisions": self.decisions,
-        }
+        return fields_json(self)
+
+
+def fields_json(record: Any, **renamed: str) -> dict[str, Any]:
+    """A results dataclass as JSON: its fields in order, a tuple as a list; ``renamed``
+    gives a field another key (``name="bot"``)."""
+    return {
+        renamed.get(item.name, item.name): (
+            list(value) if isinstance(value := getattr(record, item.name), tuple) else value
+        )
+        for item in fields(record)
+    }
 
 
 def play_job(spec: TournamentSpec, index: int) -> GameRecord:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rummykit.sim.stats import clustered_wilson_interval, elo_ratings
-from rummykit.sim.tournament_jobs import GameRecord
+from rummykit.sim.tournament_jobs import GameRecord, fields_json
 
 WIN_RATE_METHOD = (
     "mean win share per game; 95% Wilson score interval with the effective number of games "
@@ -45,17 +45,7 @@ class BotStanding:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {
-            "bot": self.name,
-            "games": self.games,
-            "wins": self.wins,
-            "win_rate": self.win_rate,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "points": self.points,
-            "mean_points": self.mean_points,
-            "elo": self.elo,
-        }
+        return fields_json(self, name="bot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +59,7 @@ class HeadToHead:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {
-            "bot": self.bot,
-            "opponent": self.opponent,
-            "games": self.games,
-            "score": self.score,
-        }
+        return fields_json(self)
 
 
 CSV_COLUMNS = (

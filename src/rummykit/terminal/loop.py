@@ -27,6 +27,8 @@ from rummykit.bots.base import Bot
 from rummykit.errors import (
     IllegalActionError,
     InvalidActionError,
+    InvalidCardError,
+    InvalidMeldError,
     PlayerQuitError,
     UnknownRuleError,
     UnknownRulesPageError,
@@ -154,7 +156,7 @@ class TerminalSession(Generic[GameT, ObsT, ActionT]):
         self.say("")
         noun = self._noun().capitalize()
         self.say(self.tr.gettext("{Noun} over. Score sheet:", Noun=noun))
-        self.say(self.game.score_sheet())
+        self.say(self.game.score_sheet(self.tr.language))
         self.say(self._winners_sentence(screen.winners()))
 
     def _noun(self) -> str:
@@ -236,10 +238,10 @@ class TerminalSession(Generic[GameT, ObsT, ActionT]):
             try:
                 text = rules_text(self.game_name, asked_for)
             except (UnknownRuleError, UnknownRulesPageError) as error:
-                self.say(f"  {error}")
+                self.say("  " + self.screen.refusal(error))
                 return
         except UnknownRuleError as error:
-            self.say(f"  {error}")
+            self.say("  " + self.screen.refusal(error))
             return
         self.say(text.rstrip("\n"))
 
@@ -251,12 +253,8 @@ class TerminalSession(Generic[GameT, ObsT, ActionT]):
         """Read and play one command; ``False`` (after saying why) when nothing was played."""
         try:
             reply = self.screen.parse(line, observation)
-        except IllegalActionError as error:
-            self._refused(error)
-            return False
         except ValueError as error:
-            self.say(f"  {error}")
-            return False
+            return self._not_played(error)
         if isinstance(reply, str):
             self.say(reply)
             return False
@@ -271,10 +269,17 @@ class TerminalSession(Generic[GameT, ObsT, ActionT]):
             # A refused action leaves the game unchanged (the engines promise it).
             for action in reply:
                 self._apply(action)
-        except IllegalActionError as error:
-            self._refused(error)
-            return False
-        except InvalidActionError as error:
-            self.say(f"  {error}")
-            return False
+        except (IllegalActionError, InvalidActionError) as error:
+            return self._not_played(error)
         return True
+
+    def _not_played(self, error: ValueError) -> bool:
+        """Say why a command was not played (a refused action by its rule); ``False``."""
+        if isinstance(error, IllegalActionError):
+            self._refused(error)
+        elif isinstance(error, (InvalidCardError, InvalidMeldError)):
+            # Typed cards that name no card or make no meld: the screen says why.
+            self.say("  " + self.screen.refusal(error))
+        else:
+            self.say(f"  {error}")
+        return False

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
-from rummykit.errors import IllegalActionError
+from rummykit.errors import RummykitError
 
 __all__ = ["Screen", "TerminalGame"]
 
@@ -45,7 +45,9 @@ class TerminalGame(Protocol[ObsT_co, ActionT]):
         """An independent copy, to try a command of several actions before playing it."""
         ...
 
-    def score_sheet(self) -> str: ...
+    def score_sheet(self, language: str = "en") -> str:
+        """The score sheet, its headings and notes in ``language``."""
+        ...
 
 
 class Screen(Protocol[ObsT_contra, ActionT]):
@@ -92,9 +94,9 @@ class Screen(Protocol[ObsT_contra, ActionT]):
         """
         ...
 
-    def refusal(self, error: IllegalActionError) -> str:
-        """The engine's reason for refusing a command, as the person reads it (numbers
-        as the screen shows them)."""
+    def refusal(self, error: RummykitError) -> str:
+        """The engine's reason for refusing a command (or a card or meld the person
+        typed that is none), as the person reads it (numbers as the screen shows them)."""
         ...
 
     def hint(self, observation: ObsT_contra) -> str:

@@ -22,9 +22,17 @@ from rummykit.games.carousel.hand import (
 )
 from rummykit.games.carousel.layout import LayoutCheck
 from rummykit.games.carousel.rules import CarouselRules
+from rummykit.i18n import N_, Translator
 from rummykit.match import Match, SheetRow
 
 __all__ = ["CarouselGame", "CarouselGameResult", "carousel_final_totals"]
+
+# How a hand ended, as the score sheet notes it.
+_REASONS = {
+    "knock": N_("knock"),
+    "went_out": N_("went out"),
+    "stock_exhausted": N_("stock exhausted"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,17 +166,21 @@ class CarouselGame(Match[CarouselHand, CarouselGameResult]):
         """The current hand's observation for ``seat`` with the game scores."""
         return replace(self.hand.observation(seat), scores=self.scores, target=self.rules.target)
 
-    def _hand_rows(self) -> list[SheetRow]:
+    def _hand_rows(self, tr: Translator) -> list[SheetRow]:
         return [
-            SheetRow(str(number), [f"+{p}" if p else "" for p in result.points], result.reason)
+            SheetRow(
+                str(number),
+                [f"+{p}" if p else "" for p in result.points],
+                tr.gettext(_REASONS[result.reason]),
+            )
             for number, result in enumerate(self.results, start=1)
         ]
 
-    def _closing_rows(self) -> list[SheetRow]:
-        rows = [SheetRow("score", [str(s) for s in self.scores])]
+    def _closing_rows(self, tr: Translator) -> list[SheetRow]:
+        rows = [SheetRow(tr.gettext("score"), [str(s) for s in self.scores])]
         final = self.result
         if final is not None:
-            rows.append(SheetRow("game bonus", [str(b) for b in final.game_bonus]))
-            rows.append(SheetRow("round bonus", [str(b) for b in final.round_bonus]))
-            rows.append(SheetRow("total", [str(t) for t in final.totals]))
+            rows.append(SheetRow(tr.gettext("game bonus"), [str(b) for b in final.game_bonus]))
+            rows.append(SheetRow(tr.gettext("round bonus"), [str(b) for b in final.round_bonus]))
+            rows.append(SheetRow(tr.gettext("total"), [str(t) for t in final.totals]))
         return rows

@@ -304,18 +304,22 @@ class CarouselHand:
         if self.may_draw():
             return
         if self.final_lap:
-            why, rule = "final-lap turns have no draw", "carousel-4.4"
+            why, rule, cause = "final-lap turns have no draw", "carousel-4.4", "final_lap"
         elif self.melded:
             why, rule = "once a meld has been made no further draw that turn", "carousel-3.3"
+            cause = "draw_after_meld"
         elif self.draws >= self.rules.max_draws:
             why, rule = f"at most {self.rules.max_draws} draws per turn", "carousel-3.1"
+            cause = "max_draws"
         else:
-            why, rule = "the stock is empty", "carousel-4.4"
+            why, rule, cause = "the stock is empty", "carousel-4.4", "stock_empty"
         raise IllegalActionError(
             f"seat {seat} cannot draw again: {why}",
             code="draw_not_allowed",
             seat=seat,
             rule=rule,
+            numbers={"max_draws": self.rules.max_draws},
+            cause=cause,
         )
 
     def _draw(self, seat: int) -> list[Event]:
@@ -342,6 +346,7 @@ class CarouselHand:
                 f"({self.rules.max_draws}) draw of a turn",
                 code="meld_after_last_draw",
                 seat=seat,
+                numbers={"max_draws": self.rules.max_draws},
                 rule="carousel-3.2",
             )
         hand = self.hands[seat]
@@ -363,6 +368,9 @@ class CarouselHand:
                 seat=seat,
                 card=error.card,
                 rule=error.rule,
+                numbers=error.numbers,
+                # A meld's own reason (run_gaps) says more than invalid_meld.
+                cause=error.cause or error.code,
             ) from None
         kept = self._kept_check = _CheckedMeld(state, action, tuple(new_table), check)
         return kept
@@ -413,6 +421,7 @@ class CarouselHand:
                 f"{self.draws} card(s) without melding the player must meld or draw again",
                 code="turn_not_finished",
                 seat=seat,
+                numbers={"draws": self.draws},
                 rule="carousel-3.11",
             )
         if knock:
@@ -423,6 +432,7 @@ class CarouselHand:
                     f"{self.rules.knock_limit}",
                     code="hand_over_knock_limit",
                     seat=seat,
+                    numbers={"value": value, "limit": self.rules.knock_limit},
                     rule="carousel-4.2",
                 )
 

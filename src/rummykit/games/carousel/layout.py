@@ -35,7 +35,7 @@ rummykit...IllegalLayoutError: cannot remove a joker (JK=5S) from the table: ...
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NoReturn
 
@@ -71,8 +71,11 @@ class IllegalLayoutError(IllegalActionError):
         rule: str,
         card: int | None = None,
         meld: int | None = None,
+        numbers: Mapping[str, int] | None = None,
+        cause: str | None = None,
     ) -> None:
-        super().__init__(message, code=code, card=card, rule=rule)
+        counts = {**({} if meld is None else {"meld": meld}), **(numbers or {})}
+        super().__init__(message, code=code, card=card, rule=rule, numbers=counts, cause=cause)
         self.meld = meld
 
 
@@ -101,7 +104,9 @@ def declared_face(card: Card, where: str) -> int:
     """The face a table joker is declared as; a table joker without one is no meld."""
     declared = card.declared
     if declared is None:
-        raise InvalidMeldError(f"a joker {where} must carry a declaration, e.g. JK=5S")
+        raise InvalidMeldError(
+            f"a joker {where} must carry a declaration, e.g. JK=5S", code="undeclared_joker"
+        )
     return int(declared)
 
 
@@ -212,6 +217,7 @@ class _Tables:
                     code="table_card_removed",
                     rule="carousel-3.5",
                     card=face,
+                    numbers={"table_meld": meld_index},
                 )
         if len(self.new_jokers) < sum(self.old_decl.values()):
             missing = self.old_decl - self.new_decl
@@ -243,6 +249,7 @@ class _Tables:
                     code="not_in_hand",
                     rule="carousel-3.4",
                     card=face,
+                    numbers={"added": extra, "held": held},
                 )
             copies = [c for c in self.hand if not c.is_joker and c.face == face]
             copies.sort(key=lambda c: int(c) not in new_ids)
@@ -255,6 +262,7 @@ class _Tables:
                 code="not_in_hand",
                 rule="carousel-3.4",
                 card=JOKER_FACE,
+                numbers={"added": extra_jokers, "held": len(hand_jokers)},
             )
         added.extend(c.physical for c in hand_jokers[:extra_jokers])
         if not added:
@@ -336,6 +344,7 @@ class _Tables:
                 rule="carousel-2.5",
                 card=face,
                 meld=where,
+                numbers={"count": total, "decks": decks},
             )
 
 
@@ -363,6 +372,8 @@ def _checked_melds(melds: Sequence[tuple[Card, ...]], rules: MeldRules) -> list[
                     card=meld[0] if meld else None,
                     meld=index,
                     rule="carousel-2.1",
+                    numbers=error.numbers,
+                    cause=error.code,
                 ) from None
         checked.append(found)
     return checked

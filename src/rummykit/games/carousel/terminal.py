@@ -3,7 +3,9 @@
 :class:`CarouselScreen` is what the terminal loop (``rummykit.terminal``, the platform)
 drives. Melding in Carousel means submitting the whole new table: the commands build
 that layout from the current table for the person (``meld``, ``add``) or take it whole
-(``layout``); the engine checks it. Table melds are numbered from 1.
+(``layout``); the engine checks it. Table melds are numbered from 1. Its texts are in
+the language it is built with (:mod:`rummykit.i18n`); command words and card notation
+stay as typed.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from rummykit.cards import Card, format_card, format_cards, parse_cards, physical_of
-from rummykit.errors import IllegalActionError, InvalidActionError
+from rummykit.errors import InvalidActionError
 from rummykit.games.carousel import (
     CarouselAction,
     CarouselGame,
@@ -21,12 +23,14 @@ from rummykit.games.carousel import (
     best_placement,
     carousel_hand_value,
 )
+from rummykit.i18n import N_
+from rummykit.screen_words import ScreenWords
 
 __all__ = ["HELP", "CarouselScreen"]
 
 HUMAN = 0
 
-HELP = """\
+HELP = N_("""\
 Commands (cards like 7H, TD or 10D, AS; a joker on the table is written JK=5S):
   draw                 draw another card (up to three a turn, before melding)
   meld 7H 8H 9H        put a new meld on the table from your hand
@@ -37,45 +41,56 @@ Commands (cards like 7H, TD or 10D, AS; a joker on the table is written JK=5S):
   hint                 the solver's best placement and the layout it leads to
   auto                 play the hint
   knock                end your turn and knock (hand value 5 or less)
-  end                  end your turn"""
+  end                  end your turn""")
 
 _WORDS = {"draw": "draw", "end_turn": "end", "knock": "knock"}
 
 
-class CarouselScreen:
+class CarouselScreen(ScreenWords):
     """The person's view of a Carousel game and the commands they type."""
 
-    seat = HUMAN
     noun = "game"
-    help = HELP
 
     def __init__(
-        self, game: CarouselGame, *, card_text: Callable[[int], str] = format_card
+        self,
+        game: CarouselGame,
+        *,
+        card_text: Callable[[int], str] = format_card,
+        language: str | None = None,
     ) -> None:
+        super().__init__(HELP, card_text=card_text, language=language)
         self.game = game
         self.rules = game.rules
-        self.card_text = card_text
 
     # -- words ------------------------------------------------------------------------
-
-    def name(self, seat: int) -> str:
-        """``You`` or ``Bot N``."""
-        return "You" if seat == HUMAN else f"Bot {seat}"
-
-    def _cards(self, cards: Sequence[int]) -> str:
-        return " ".join(self.card_text(card) for card in cards)
 
     def _scores(self) -> str:
         return ", ".join(f"{self.name(s)} {p}" for s, p in enumerate(self.game.scores))
 
     def title(self) -> str:
         """The opening line."""
-        return f"Carousel to {self.rules.target}, {self.game.players} players. You are seat 0."
+        return self._(
+            "Carousel to {target}, {players} players. You are seat 0.",
+            target=self.rules.target,
+            players=self.game.players,
+        )
 
     def hand_header(self) -> str:
         """Hand number, dealer, scores."""
-        dealer = self.name(self.game.hand.dealer)
-        return f"=== Hand {self.game.hand_number}: {dealer} dealt. Scores: {self._scores()} ==="
+        # Whole sentences by who dealt: a language may inflect the verb by its subject.
+        dealer = self.game.hand.dealer
+        template = (
+            N_("Hand {number}: you dealt. Scores: {scores}")
+            if dealer == HUMAN
+            else N_("Hand {number}: {dealer} dealt. Scores: {scores}")
+        )
+        text = self._(
+            template,
+            number=self.game.hand_number,
+            dealer=self.name(self.game.hand.dealer),
+            scores=self._scores(),
+        )
+        return f"=== {text} ==="
 
     # -- the table ----------------------------------------------------------------------
 
@@ -87,17 +102,23 @@ class CarouselScreen:
 
     def table(self, observation: CarouselObservation) -> list[str]:
         """The numbered table, the stock, the others' counts and your hand."""
-        obs = observation
-        lines = ["Table:", *self._layout(obs.table)] if obs.table else ["Table: (empty)"]
+        obs, _ = observation, self._
+        lines = [_("Table:"), *self._layout(obs.table)] if obs.table else [_("Table: (empty)")]
         sizes = ", ".join(
             f"{self.name(s)}: {n}" for s, n in enumerate(obs.hand_sizes) if s != HUMAN
         )
-        lap = "  FINAL LAP (no draws)" if obs.final_lap else ""
-        lines.append(f"Stock: {obs.stock_size}   Cards held: {sizes}{lap}")
-        value = carousel_hand_value(obs.hand, self.rules)
+        lap = "  " + _("FINAL LAP (no draws)") if obs.final_lap else ""
         lines.append(
-            f"Your hand ({len(obs.hand)}, value {value}): {self._cards(obs.hand)}   "
-            f"draws this turn: {obs.draws}"
+            _("Stock: {stock}   Cards held: {sizes}", stock=obs.stock_size, sizes=sizes) + lap
+        )
+        lines.append(
+            _(
+                "Your hand ({count}, value {value}): {cards}   draws this turn: {draws}",
+                count=len(obs.hand),
+                value=carousel_hand_value(obs.hand, self.rules),
+                cards=self._cards(obs.hand),
+                draws=obs.draws,
+            )
         )
         return lines
 
@@ -127,38 +148,47 @@ class CarouselScreen:
         if command == "meld":
             cards = parse_cards(" ".join(args))
             if len(cards) < 3:
-                raise InvalidActionError("a new meld needs at least three cards: 'meld 7H 8H 9H'")
+                raise InvalidActionError(
+                    self._("a new meld needs at least three cards: 'meld 7H 8H 9H'")
+                )
             return [CarouselAction.meld([*table, cards])]
         if command == "add":
             text = " ".join(args)
             cards_text, sep, target = text.rpartition(" to ")
             if not sep or not target.strip().isdigit():
                 raise InvalidActionError(
-                    "write 'add 9H to 2' (cards, then the table meld's number)"
+                    self._("write 'add 9H to 2' (cards, then the table meld's number)")
                 )
             index = int(target) - 1
             if not 0 <= index < len(table):
-                raise InvalidActionError(f"there is no table meld number {target.strip()}")
+                raise InvalidActionError(
+                    self._("there is no table meld number {number}", number=target.strip())
+                )
             table[index].extend(parse_cards(cards_text))
             return [CarouselAction.meld(table)]
         if command == "layout":
             melds = [parse_cards(part) for part in " ".join(args).split("|") if part.strip()]
             return [CarouselAction.meld(melds)]
         if command == "auto":
-            refused = self._closed()
-            if refused:
-                return refused
-            placement = self._best(observation)
-            if placement is None:
-                return "  Nothing from your hand fits on the table now."
+            placement = self._placement(observation)
+            if isinstance(placement, str):
+                return placement
             return [CarouselAction.meld(placement[1])]
-        raise InvalidActionError(f"unknown command {command!r}; type 'help' for the list")
+        raise InvalidActionError(
+            self._("unknown command {command}; type 'help' for the list", command=repr(command))
+        )
 
-    def _closed(self) -> str:
-        if self.game.hand.may_meld():
-            return ""
-        # The solver would still find a placement, but it may not be played now.
-        return "  You cannot meld now: no melding after the last draw of a turn."
+    def _placement(
+        self, observation: CarouselObservation
+    ) -> tuple[list[Card], list[tuple[Card, ...]]] | str:
+        """The solver's placement, or why there is none to play now."""
+        if not self.game.hand.may_meld():
+            # The solver would still find a placement, but it may not be played now.
+            return "  " + self._("You cannot meld now: no melding after the last draw of a turn.")
+        placement = self._best(observation)
+        if placement is None:
+            return "  " + self._("Nothing from your hand fits on the table now.")
+        return placement
 
     def _best(
         self, observation: CarouselObservation
@@ -175,20 +205,13 @@ class CarouselScreen:
             return None
         return list(placement.cards), [tuple(meld) for meld in placement.layout]
 
-    def refusal(self, error: IllegalActionError) -> str:
-        """The engine's reason as it stands (it numbers table melds from 1 too)."""
-        return str(error)
-
     def hint(self, observation: CarouselObservation) -> str:
         """The solver's placement and the table it makes (``layout`` takes it as typed)."""
-        refused = self._closed()
-        if refused:
-            return refused
-        placement = self._best(observation)
-        if placement is None:
-            return "  Nothing from your hand fits on the table now."
+        placement = self._placement(observation)
+        if isinstance(placement, str):
+            return placement
         cards, layout = placement
-        lines = [f"  Place {format_cards(cards)}; the table becomes:"]
+        lines = ["  " + self._("Place {cards}; the table becomes:", cards=format_cards(cards))]
         lines.extend(f"    {n:>2}: {format_cards(meld)}" for n, meld in enumerate(layout, start=1))
         return "\n".join(lines)
 
@@ -198,15 +221,24 @@ class CarouselScreen:
         self, seat: int, action: CarouselAction, observation: CarouselObservation
     ) -> list[str]:
         """A bot's move in a sentence; a meld names the cards it put down."""
-        name = self.name(seat)
+        _, name = self._, self.name(seat)
         if action.kind == "draw":
-            return [f"{name} draws again."]
+            return [_("{name} draws again.", name=name)]
         if action.kind == "meld":
-            placed = self._placed(observation, action)
-            return [f"{name} puts {self._cards(placed)} on the table."]
+            placed = self._cards(self._placed(observation, action))
+            return [_("{name} puts {cards} on the table.", name=name, cards=placed)]
         if action.kind == "knock":
-            return [f"{name} knocks!"]
-        return [f"{name} ends the turn ({len(observation.hand)} cards in hand)."]
+            return [_("{name} knocks!", name=name)]
+        count = len(observation.hand)
+        return [
+            self.tr.ngettext(
+                "{name} ends the turn ({count} card in hand).",
+                "{name} ends the turn ({count} cards in hand).",
+                count,
+                name=name,
+                count=count,
+            )
+        ]
 
     @staticmethod
     def _placed(observation: CarouselObservation, action: CarouselAction) -> list[Card]:
@@ -225,20 +257,22 @@ class CarouselScreen:
 
     def reveal(self, result: CarouselHandResult) -> list[str]:
         """How the hand ended, every hand's value and points."""
+        _ = self._
         knocker = "" if result.knocker is None else self.name(result.knocker)
         how = {
-            "knock": f"{knocker} knocked",
-            "went_out": f"{knocker} went out",
-            "stock_exhausted": "the stock ran out and the final lap is over",
+            "knock": N_("Hand over: {name} knocked."),
+            "went_out": N_("Hand over: {name} went out."),
+            "stock_exhausted": N_("Hand over: the stock ran out and the final lap is over."),
         }[result.reason]
-        lines = [f"Hand over: {how}."]
+        lines = [_(how, name=knocker)]
+        winner = _("(winner)")
         for seat, (cards, value, points) in enumerate(
             zip(result.hands, result.values, result.points, strict=True)
         ):
-            mark = " (winner)" if seat in result.winners else "         "
+            mark = f" {winner}" if seat in result.winners else " " * (len(winner) + 1)
+            shown = _("value {value}", value=f"{value:>3}")
             lines.append(
-                f"  {self.name(seat):<6} value {value:>3}  +{points:<3}{mark}  "
-                f"{self._cards(cards) or '-'}"
+                f"  {self.name(seat):<6} {shown}  +{points:<3}{mark}  {self._cards(cards) or '-'}"
             )
         return lines
 

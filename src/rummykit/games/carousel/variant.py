@@ -11,6 +11,7 @@ from typing import Any
 from rummykit.bots.base import Bot
 from rummykit.catalog import Variant, register_bot, register_variant
 from rummykit.games.carousel import CarouselAction, CarouselGame, CarouselRules
+from rummykit.games.carousel.refusals import CAROUSEL_REFUSALS
 from rummykit.games.carousel.terminal import CarouselScreen
 from rummykit.games.carousel.views import CarouselTableGame
 
@@ -39,6 +40,8 @@ class CarouselVariant(Variant):
     game_type = CarouselGame
     table_game_type = CarouselTableGame
     screen_type = CarouselScreen
+    screen_translated = True
+    refusal_templates = CAROUSEL_REFUSALS
 
 
 CAROUSEL = register_variant(CarouselVariant())

@@ -23,9 +23,19 @@ from rummykit.games.gin.hand import GinHand, new_hand
 from rummykit.games.gin.observation import GinObservation
 from rummykit.games.gin.result import GinHandResult
 from rummykit.games.gin.rules import GinRules
+from rummykit.i18n import N_, Translator
 from rummykit.match import Match, SheetRow
 
 __all__ = ["GinMatch", "GinMatchResult", "final_totals"]
+
+# How a hand ended, as the score sheet notes it.
+_OUTCOMES = {
+    "knock": N_("knock"),
+    "undercut": N_("undercut"),
+    "gin": N_("gin"),
+    "big_gin": N_("big gin"),
+    "draw": N_("drawn hand"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +193,7 @@ class GinMatch(Match[GinHand, GinMatchResult]):
 
     # -- score sheet and records -----------------------------------------------------
 
-    def _hand_rows(self) -> list[SheetRow]:
+    def _hand_rows(self, tr: Translator) -> list[SheetRow]:
         rows = []
         running = [0, 0]
         for number, (hand, result) in enumerate(
@@ -193,22 +203,32 @@ class GinMatch(Match[GinHand, GinMatchResult]):
             if result.winner is not None:
                 running[result.winner] += result.points
                 cells[result.winner] = f"+{result.points}"
-            note = f"{result.outcome}, dealer {hand.dealer} ({running[0]}-{running[1]})"
+            note = tr.gettext(
+                "{outcome}, dealer {dealer} ({first}-{second})",
+                outcome=tr.gettext(_OUTCOMES[result.outcome]),
+                dealer=hand.dealer,
+                first=running[0],
+                second=running[1],
+            )
             rows.append(SheetRow(str(number), cells, note))
         return rows
 
-    def _closing_rows(self) -> list[SheetRow]:
+    def _closing_rows(self, tr: Translator) -> list[SheetRow]:
         final = self.result
         if final is None:
             return []
         rows = []
         if final.shutout:
-            multiplied = f"seat {final.reached_target}'s hand points x"
-            rows.append(
-                SheetRow("shutout", ["", ""], multiplied + str(self.rules.shutout_multiplier))
+            multiplied = tr.gettext(
+                "seat {seat}'s hand points x{times}",
+                seat=final.reached_target,
+                times=self.rules.shutout_multiplier,
             )
-        won = f"{final.hands_won[0]} and {final.hands_won[1]} hands won"
-        rows.append(SheetRow("game bonus", [str(b) for b in final.game_bonus]))
-        rows.append(SheetRow("line bonus", [str(b) for b in final.line_bonus], won))
-        rows.append(SheetRow("total", [str(t) for t in final.totals]))
+            rows.append(SheetRow(tr.gettext("shutout"), ["", ""], multiplied))
+        won = tr.gettext(
+            "{first} and {second} hands won", first=final.hands_won[0], second=final.hands_won[1]
+        )
+        rows.append(SheetRow(tr.gettext("game bonus"), [str(b) for b in final.game_bonus]))
+        rows.append(SheetRow(tr.gettext("line bonus"), [str(b) for b in final.line_bonus], won))
+        rows.append(SheetRow(tr.gettext("total"), [str(t) for t in final.totals]))
         return rows

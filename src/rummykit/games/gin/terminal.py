@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rummykit.cards import SUITS, Card, card_value_gin, format_card, parse_card, parse_cards
-from rummykit.errors import IllegalActionError, InvalidActionError
+from rummykit.errors import InvalidActionError
 from rummykit.games.gin import (
     GinAction,
     GinHandResult,
@@ -21,8 +21,8 @@ from rummykit.games.gin import (
     mask_of,
     min_deadwood,
 )
-from rummykit.i18n import N_, translator
-from rummykit.refusals import explain
+from rummykit.i18n import N_
+from rummykit.screen_words import ScreenWords
 
 __all__ = ["HELP", "GinScreen"]
 
@@ -82,10 +82,9 @@ def _sorted(cards: Sequence[Card], order: str) -> list[Card]:
     return sorted(cards, key=lambda c: (SUITS.index(c.suit or "S"), c.rank))
 
 
-class GinScreen:
+class GinScreen(ScreenWords):
     """The person's view of a Gin match and the commands they type."""
 
-    seat = HUMAN
     noun = "match"
 
     def __init__(
@@ -95,12 +94,9 @@ class GinScreen:
         card_text: Callable[[int], str] = format_card,
         language: str | None = None,
     ) -> None:
-        self.tr = translator(language)
-        self._ = self.tr.gettext
-        self.help = self._(HELP)
+        super().__init__(HELP, card_text=card_text, language=language)
         self.match = match
         self.rules = match.rules
-        self.card_text = card_text
         self.sort = "suit"
 
     # -- words ------------------------------------------------------------------------
@@ -108,9 +104,6 @@ class GinScreen:
     def name(self, seat: int) -> str:
         """``You`` or ``Bot``."""
         return self._("You") if seat == HUMAN else self._("Bot")
-
-    def _cards(self, cards: Sequence[int]) -> str:
-        return " ".join(self.card_text(card) for card in cards)
 
     def _melds(self, melds: Sequence[Sequence[int]]) -> str:
         return "  ".join(f"[{self._cards(meld)}]" for meld in melds)
@@ -284,13 +277,6 @@ class GinScreen:
                 )
             layoffs.append((parse_card(card), int(number) - 1))
         return GinAction.lay_off(melds, layoffs)
-
-    def refusal(self, error: IllegalActionError) -> str:
-        """The engine's reason: as it stands in English (it numbers the knocker's melds
-        from 1 too), from its code and fields in another language."""
-        if self.tr.language == "en":
-            return str(error)
-        return explain(error, self.tr.language, card_text=format_card)
 
     def hint(self, observation: GinObservation) -> str:
         """Whether to take the upcard, or the discard that leaves the least deadwood (in

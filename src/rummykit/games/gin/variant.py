@@ -11,6 +11,7 @@ from typing import Any
 from rummykit.bots.base import Bot
 from rummykit.catalog import Variant, register_bot, register_variant
 from rummykit.games.gin import GinAction, GinMatch, GinRules
+from rummykit.games.gin.refusals import GIN_REFUSALS
 from rummykit.games.gin.terminal import GinScreen
 from rummykit.games.gin.views import GinTableGame
 
@@ -33,6 +34,7 @@ class GinVariant(Variant):
     table_game_type = GinTableGame
     screen_type = GinScreen
     screen_translated = True
+    refusal_templates = GIN_REFUSALS
 
 
 GIN = register_variant(GinVariant())

@@ -32,9 +32,13 @@ from rummykit.games.rami.observation import RamiObservation
 from rummykit.games.rami.round import RamiRound, new_round
 from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.tokens import parse_card_token
+from rummykit.i18n import N_, Translator
 from rummykit.match import Match, SheetRow
 
 __all__ = ["RamiGame", "RamiGameResult", "game_winners"]
+
+# Why a round was blocked, as the score sheet notes it.
+_BLOCKED = {"stock": N_("blocked (stock)"), "turns": N_("blocked (turns)")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,9 +229,9 @@ class RamiGame(Match[RamiRound, RamiGameResult]):
 
     # -- score sheet and records -----------------------------------------------------
 
-    _hand_label = "round"
+    _hand_label = N_("round")
 
-    def _hand_rows(self) -> list[SheetRow]:
+    def _hand_rows(self, tr: Translator) -> list[SheetRow]:
         rows = []
         running = [0] * self.players
         for number, result in enumerate(self.results, start=1):
@@ -236,15 +240,17 @@ class RamiGame(Match[RamiRound, RamiGameResult]):
                 running[seat] += result.penalties[seat]
                 mark = "*" if seat in result.winners else " "
                 cells.append(f"{result.penalties[seat]:+d}{mark}{running[seat]:>3}")
-            note = "" if result.outcome == "out" else f"blocked ({result.blocked_reason})"
+            note = "" if result.outcome == "out" else tr.gettext(_BLOCKED[result.blocked_reason])
             if result.rami_sec:
-                note = "rami sec"
+                note = tr.gettext("rami sec")
             rows.append(SheetRow(str(number), cells, note))
         return rows
 
-    def _closing_rows(self) -> list[SheetRow]:
+    def _closing_rows(self, tr: Translator) -> list[SheetRow]:
         final = self.result
-        return [] if final is None else [SheetRow("total", [str(t) for t in final.totals])]
+        if final is None:
+            return []
+        return [SheetRow(tr.gettext("total"), [str(t) for t in final.totals])]
 
     def _store_hands(self, hands: Sequence[RamiRound], record: dict[str, Any]) -> None:
         record["decks"] = [rnd.to_record()["deck"] for rnd in hands]

@@ -119,6 +119,7 @@ class PlayPhase(RoundState):
                     code="card_not_in_hand",
                     seat=seat,
                     card=card,
+                    cause="card_named_twice" if any(FACES[c] == face for c in chosen) else None,
                 )
             chosen.append(match)
         return chosen
@@ -133,6 +134,8 @@ class PlayPhase(RoundState):
                 seat=seat,
                 card=cards[0] if cards else None,
                 rule="rami-3.1",
+                numbers=error.numbers,
+                cause=error.code,
             ) from None
 
     def _check_remaining(
@@ -215,6 +218,14 @@ class PlayPhase(RoundState):
                     code="opening_below_threshold",
                     seat=seat,
                     card=chosen[0],
+                    numbers={"value": total, "threshold": threshold},
+                    cause=(
+                        "opening_goes_out_exempt"
+                        if rules.rami_sec_exempt_opening
+                        else "opening_even_going_out"
+                        if goes_out
+                        else None
+                    ),
                     # The rami sec reading of the threshold, when it is the one that bites.
                     rule="rami-4.6" if why else "rami-4.5",
                 )
@@ -293,6 +304,10 @@ class PlayPhase(RoundState):
                 code="no_such_combination",
                 seat=seat,
                 card=card,
+                numbers={
+                    "combinations": len(self.table),
+                    **({} if index is None else {"combination": index + 1}),
+                },
                 rule="rami-4.9",
             )
         return self.table[index]
@@ -314,6 +329,7 @@ class PlayPhase(RoundState):
                 seat=seat,
                 card=card,
                 rule=error.rule,
+                numbers={"combination": index + 1},
             ) from None
         remaining = list(self.hands[seat])
         remaining.remove(card)
@@ -354,6 +370,7 @@ class PlayPhase(RoundState):
                 seat=seat,
                 card=card,
                 rule=error.rule,
+                numbers={"combination": index + 1},
             ) from None
         table = self.table.copy()
         table[index] = new
@@ -378,6 +395,8 @@ class PlayPhase(RoundState):
                     seat=seat,
                     card=joker,
                     rule="rami-4.10",
+                    numbers={"combination": dest_index + 1},
+                    cause=error.code,
                 ) from None
             # Event details keep the table indices of the records (from 0).
             destination = f"combination {dest_index}"

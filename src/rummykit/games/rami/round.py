@@ -328,6 +328,7 @@ class RamiRound(PlayPhase):
             f"seat {seat} must lay {format_card(card)}, the card taken from the discard "
             f"pile, in the play bundled with the take (discard_must_be_melded)",
             code="discard_must_be_melded",
+            cause="taken_card_not_laid",
             seat=seat,
             card=card,
             rule="rami-4.3",

@@ -2,7 +2,9 @@
 
 :class:`RamiScreen` is what the terminal loop (``rummykit.terminal``, the platform)
 drives: the table as text, the command words legal now, typed commands read into
-actions, the hint, and each round revealed. Every rule is the engine's.
+actions, the hint, and each round revealed. Every rule is the engine's. Its texts are in
+the language it is built with (:mod:`rummykit.i18n`); command words and card notation
+stay as typed.
 
 Table combinations are numbered from 1 for people (``add 9S to 1`` lays off on the first
 one); the engine's actions count from 0.
@@ -13,24 +15,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rummykit.cards import JOKER_FACE, SUITS, Card, face_of, format_card, format_cards, parse_card
-from rummykit.errors import IllegalActionError, InvalidActionError
-from rummykit.games.rami import (
-    Combination,
-    RamiAction,
-    RamiGame,
-    RamiObservation,
-    RamiRoundResult,
-    best_melds,
-    best_opening,
-    combination_from_cards,
-    legal_moves,
-)
+from rummykit.errors import InvalidActionError
+from rummykit.games.rami.actions import RamiAction
+from rummykit.games.rami.game import RamiGame
+from rummykit.games.rami.layoffs import legal_moves
+from rummykit.games.rami.observation import RamiObservation
+from rummykit.games.rami.opening import best_melds, best_opening
+from rummykit.games.rami.scoring import RamiRoundResult
+from rummykit.games.rami.table import Combination, combination_from_cards, position_face
+from rummykit.i18n import N_, Translator
+from rummykit.screen_words import ScreenWords
 
 __all__ = ["HELP", "RamiScreen"]
 
 HUMAN = 0
 
-HELP = """\
+HELP = N_("""\
 Commands (cards are written like 7H, TD or 10D, QS, AC; a joker is JK):
   draw                      draw the top card of the stock
   take                      take the top card of the discard pile
@@ -46,15 +46,17 @@ Commands (cards are written like 7H, TD or 10D, QS, AC; a joker is JK):
   value 7S 8S 9S | KH KS KD the table value of combinations, without playing them
   take open ... / take meld ... / take add 9S to 3
                             with discard_must_be_melded: take and lay the card at once
-  hint                      the best opening, or the combinations and lay-offs you have"""
+  hint                      the best opening, or the combinations and lay-offs you have""")
 
-_SWAP_USAGE = "write 'swap 8S from 2 to 4', 'swap 8S from 2 with 4D 5D' or 'swap 8S from 2'"
+_SWAP_USAGE = N_("write 'swap 8S from 2 to 4', 'swap 8S from 2 with 4D 5D' or 'swap 8S from 2'")
 
 
-def _number(token: str) -> int:
+def _number(token: str, tr: Translator) -> int:
     """A combination number as typed (from 1) as the engine's index (from 0)."""
     if not token.isdigit() or int(token) < 1:
-        raise InvalidActionError(f"table combinations are numbered from 1, not {token!r}")
+        raise InvalidActionError(
+            tr.gettext("table combinations are numbered from 1, not {token}", token=repr(token))
+        )
     return int(token) - 1
 
 
@@ -72,12 +74,10 @@ def _command_for(action: RamiAction) -> str:
     return text
 
 
-class RamiScreen:
+class RamiScreen(ScreenWords):
     """The person's view of a Rami game and the commands they type."""
 
-    seat = HUMAN
     noun = "game"
-    help = HELP
 
     def __init__(
         self,
@@ -85,40 +85,50 @@ class RamiScreen:
         *,
         variant: str = "rami",
         card_text: Callable[[int], str] = format_card,
+        language: str | None = None,
     ) -> None:
+        super().__init__(HELP, card_text=card_text, language=language)
         self.game = game
         self.rules = game.rules
         self.variant = variant
-        self.card_text = card_text
 
     # -- words ------------------------------------------------------------------------
-
-    def name(self, seat: int) -> str:
-        """``You`` or ``Bot N``."""
-        return "You" if seat == HUMAN else f"Bot {seat}"
-
-    def _cards(self, cards: Sequence[int]) -> str:
-        return " ".join(self.card_text(card) for card in cards)
 
     def _totals(self) -> str:
         return ", ".join(f"{self.name(s)} {t}" for s, t in enumerate(self.game.totals))
 
     def title(self) -> str:
         """The opening line."""
-        return (
-            f"{self.variant}: opening {self.rules.opening_threshold}, {self.game.players} "
-            "players; penalties add up and the lowest total wins. You are seat 0."
+        return self._(
+            "{variant}: opening {threshold}, {players} players; penalties add up and the "
+            "lowest total wins. You are seat 0.",
+            variant=self.variant,
+            threshold=self.rules.opening_threshold,
+            players=self.game.players,
         )
 
     def hand_header(self) -> str:
         """Round number, dealer, who starts, the totals."""
         rnd = self.game.round
-        starter = rnd.current_player
-        starts = "start" if starter == HUMAN else "starts"
-        return (
-            f"=== Round {self.game.round_number}: {self.name(rnd.dealer)} dealt; "
-            f"{self.name(starter)} {starts}. Totals: {self._totals()} ==="
+        starts = (
+            self._("you start")
+            if rnd.current_player == HUMAN
+            else self._("{name} starts", name=self.name(rnd.current_player))
         )
+        # Whole sentences by who dealt: a language may inflect the verb by its subject.
+        template = (
+            N_("Round {number}: you dealt; {starts}. Totals: {totals}")
+            if rnd.dealer == HUMAN
+            else N_("Round {number}: {dealer} dealt; {starts}. Totals: {totals}")
+        )
+        text = self._(
+            template,
+            number=self.game.round_number,
+            dealer=self.name(rnd.dealer),
+            starts=starts,
+            totals=self._totals(),
+        )
+        return f"=== {text} ==="
 
     # -- the table ----------------------------------------------------------------------
 
@@ -135,42 +145,57 @@ class RamiScreen:
         jokers = [c for c in hand if face_of(c) == JOKER_FACE]
         if jokers:
             groups.append(self._cards(jokers))
-        return "   ".join(groups) or "(empty)"
+        return "   ".join(groups) or self._("(empty)")
+
+    def _describe_combination(self, combo: Combination) -> str:
+        """``run 6S-9S`` / ``set of 9s``, in the screen's language."""
+        if combo.kind == "run":
+            low = format_card(position_face(combo.suit, combo.rank))
+            high = format_card(position_face(combo.suit, combo.high))
+            return self._("run {low}-{high}", low=low, high=high)
+        return self._("set of {rank}s", rank=format_card(combo.rank - 1)[0])
 
     def _combination(self, number: int, combo: Combination) -> str:
-        owner = self.name(combo.owner)
-        return f"  {number:>2}. {combo.describe():<14} {owner:<6} {self._cards(combo.cards)}"
+        owner, name = self.name(combo.owner), self._describe_combination(combo)
+        return f"  {number:>2}. {name:<14} {owner:<6} {self._cards(combo.cards)}"
 
     def table(self, observation: RamiObservation) -> list[str]:
         """The numbered table, the counts, your hand and your opening."""
-        obs = observation
-        lines = ["Table:"] if obs.table else ["Table: (empty)"]
+        obs, _ = observation, self._
+        lines = [_("Table:")] if obs.table else [_("Table: (empty)")]
         lines.extend(self._combination(n, c) for n, c in enumerate(obs.table, start=1))
         others = "  ".join(
-            f"{self.name(s)}: {obs.hand_sizes[s]} card{'' if obs.hand_sizes[s] == 1 else 's'}"
-            f"{' (opened)' if obs.opened[s] else ''}"
+            f"{self.name(s)}: "
+            + self.tr.ngettext(
+                "{count} card", "{count} cards", obs.hand_sizes[s], count=obs.hand_sizes[s]
+            )
+            + (" " + _("(opened)") if obs.opened[s] else "")
             for s in obs.active
             if s != obs.seat
         )
         top = obs.upcard
-        shown = "(empty)" if top is None else self.card_text(top)  # AS is card 0: no truth test
-        lines.append(f"Stock: {obs.stock_size}   Discard pile top: {shown}")
-        lines.append(f"Others: {others}")
-        lines.append(f"Your hand ({len(obs.hand)}): {self._grouped(obs.hand)}")
+        shown = _("(empty)") if top is None else self.card_text(top)  # AS is card 0
+        lines.append(_("Stock: {stock}   Discard pile top: {top}", stock=obs.stock_size, top=shown))
+        lines.append(_("Others: {others}", others=others))
+        lines.append(
+            _("Your hand ({count}): {cards}", count=len(obs.hand), cards=self._grouped(obs.hand))
+        )
         if obs.taken_card is not None:
             taken = self.card_text(obs.taken_card)
-            lines.append(f"  (you took {taken} from the discard pile: keep it this turn)")
+            lines.append(
+                "  " + _("(you took {card} from the discard pile: keep it this turn)", card=taken)
+            )
         lines.append(self._opening_status(obs))
         return lines
 
     def _opening_status(self, obs: RamiObservation) -> str:
         if obs.opened[obs.seat]:
-            return "You have opened."
+            return self._("You have opened.")
         melds = best_melds(obs.hand, self.rules)
-        value = melds.value if melds is not None else 0
-        return (
-            f"Not opened: your combinations make {value} now "
-            f"({self.rules.opening_threshold} needed to open)."
+        return self._(
+            "Not opened: your combinations make {value} now ({threshold} needed to open).",
+            value=melds.value if melds is not None else 0,
+            threshold=self.rules.opening_threshold,
         )
 
     # -- what is legal now ----------------------------------------------------------
@@ -251,7 +276,7 @@ class RamiScreen:
                 then = self.parse(" ".join(args), observation)
                 if isinstance(then, str) or len(then) != 1:
                     raise InvalidActionError(
-                        "write 'take open ...', 'take meld ...' or 'take add ...'"
+                        self._("write 'take open ...', 'take meld ...' or 'take add ...'")
                     )
                 return [RamiAction.take_discard(then[0])]
             return [RamiAction.take_discard()]
@@ -262,25 +287,27 @@ class RamiScreen:
         if command in ("add", "layoff"):
             if len(args) != 3 or args[1].lower() not in ("to", "on", "onto"):
                 raise InvalidActionError(
-                    "write 'add 9S to 3' (a card, then the combination number)"
+                    self._("write 'add 9S to 3' (a card, then the combination number)")
                 )
-            return [RamiAction.layoff(parse_card(args[0]), _number(args[2]))]
+            return [RamiAction.layoff(parse_card(args[0]), _number(args[2], self.tr))]
         if command == "swap":
             return [self._swap(args)]
         if command == "end":
             return [RamiAction.end_play()]
         if command == "discard":
             if len(args) != 1:
-                raise InvalidActionError("name one card: 'discard 7H'")
+                raise InvalidActionError(self._("name one card: '{verb} 7H'", verb="discard"))
             card = self._discard_card(parse_card(args[0]), observation)
             if observation.phase == "play":
                 return [RamiAction.end_play(), RamiAction.discard(card)]
             return [RamiAction.discard(card)]
-        raise InvalidActionError(f"unknown command {command!r}; type 'help' for the list")
+        raise InvalidActionError(
+            self._("unknown command {command}; type 'help' for the list", command=repr(command))
+        )
 
     def _cards_typed(self, tokens: Sequence[str]) -> list[Card]:
         if not tokens:
-            raise InvalidActionError("name the cards, e.g. 'meld 4C 5C 6C'")
+            raise InvalidActionError(self._("name the cards, e.g. 'meld 4C 5C 6C'"))
         cards = [parse_card(t) for t in tokens]
         # Several jokers typed as JK are different physical jokers in the hand; a face
         # typed for the card just taken from the discard pile means that card (laying it
@@ -301,7 +328,9 @@ class RamiScreen:
         text = " ".join(tokens)
         parts = [part.split() for part in text.split("|") if part.strip()]
         if not parts:
-            raise InvalidActionError("name the combinations, e.g. 'open 7S 8S 9S | KH KS KD'")
+            raise InvalidActionError(
+                self._("name the combinations, e.g. 'open 7S 8S 9S | KH KS KD'")
+            )
         flat = self._cards_typed([t for part in parts for t in part])
         combos, start = [], 0
         for part in parts:
@@ -311,16 +340,16 @@ class RamiScreen:
 
     def _swap(self, args: Sequence[str]) -> RamiAction:
         if len(args) < 3 or args[1].lower() != "from":
-            raise InvalidActionError(_SWAP_USAGE)
-        card, target = parse_card(args[0]), _number(args[2])
+            raise InvalidActionError(self._(_SWAP_USAGE))
+        card, target = parse_card(args[0]), _number(args[2], self.tr)
         rest = list(args[3:])
         if not rest:
             return RamiAction.swap_joker(card, target)
         if rest[0].lower() == "to" and len(rest) == 2:
-            return RamiAction.swap_joker(card, target, joker_target=_number(rest[1]))
+            return RamiAction.swap_joker(card, target, joker_target=_number(rest[1], self.tr))
         if rest[0].lower() == "with" and len(rest) >= 3:
             return RamiAction.swap_joker(card, target, joker_cards=self._cards_typed(rest[1:]))
-        raise InvalidActionError(_SWAP_USAGE)
+        raise InvalidActionError(self._(_SWAP_USAGE))
 
     @staticmethod
     def _discard_card(card: Card, obs: RamiObservation) -> Card:
@@ -331,35 +360,38 @@ class RamiScreen:
                 return held
         return same[0] if same else card
 
-    def refusal(self, error: IllegalActionError) -> str:
-        """The engine's reason as it stands (it numbers combinations from 1 too)."""
-        return str(error)
-
     def hint(self, observation: RamiObservation) -> str:
         """The best opening, or the combinations and lay-offs to play (as commands)."""
         obs = observation
         rules = self.rules
         hand = obs.hand
+        _ = self._
         if obs.phase == "draw":
-            return "  draw from the stock, or take the discard if it completes a combination"
+            return "  " + _(
+                "draw from the stock, or take the discard if it completes a combination"
+            )
         if not obs.opened[obs.seat]:
             opening = best_opening(hand, rules, taken=obs.taken_card)
             if opening is None:
                 melds = best_melds(hand, rules)
-                value = melds.value if melds is not None else 0
-                return (
-                    f"  no opening yet: your best combinations make {value} of "
-                    f"{rules.opening_threshold}"
+                return "  " + _(
+                    "no opening yet: your best combinations make {value} of {threshold}",
+                    value=melds.value if melds is not None else 0,
+                    threshold=rules.opening_threshold,
                 )
             combos = " | ".join(format_cards(c) for c in opening.combos)
-            return f"  open {combos}   (= {opening.value}; leaves {opening.penalty_left} points)"
+            return f"  open {combos}   " + _(
+                "(= {value}; leaves {points} points)",
+                value=opening.value,
+                points=opening.penalty_left,
+            )
         lines: list[str] = []
         melds = best_melds(hand, rules, taken=obs.taken_card)
         if melds is not None:
             lines.extend(f"  meld {format_cards(c)}" for c in melds.combos)
         for move in legal_moves(hand, obs.table, rules, taken=obs.taken_card)[:8]:
             lines.append("  " + _command_for(move))
-        return "\n".join(lines) if lines else "  nothing to lay: end and discard"
+        return "\n".join(lines) if lines else "  " + _("nothing to lay: end and discard")
 
     # -- bots ---------------------------------------------------------------------------
 
@@ -369,59 +401,85 @@ class RamiScreen:
         return [text] if text else []
 
     def _describe(self, seat: int, action: RamiAction, obs: RamiObservation) -> str:
-        name = self.name(seat)
-        kind = action.kind
+        _, name, kind = self._, self.name(seat), action.kind
         card = self.card_text(action.card or 0)
         if kind == "draw_stock":
-            return f"{name} draws from the stock."
+            return _("{name} draws from the stock.", name=name)
         if kind == "take_discard":
             up = "" if obs.upcard is None else self.card_text(obs.upcard)
-            then = f" and {self._describe(seat, action.then, obs)}" if action.then else "."
-            return f"{name} takes {up}{then}"
+            if action.then is None:
+                return _("{name} takes {card}.", name=name, card=up)
+            then = self._describe(seat, action.then, obs)
+            return _("{name} takes {card}. {then}", name=name, card=up, then=then)
         if kind in ("open", "meld"):
             combos = [combination_from_cards(c) for c in action.combos or ()]
             parts = " ".join(f"[{self._cards(c.cards)}]" for c in combos)
             if kind == "open":
-                return f"{name} opens: {parts} = {sum(c.value for c in combos)}."
-            return f"{name} lays {parts}."
+                total = sum(c.value for c in combos)
+                return _("{name} opens: {combos} = {value}.", name=name, combos=parts, value=total)
+            return _("{name} lays {combos}.", name=name, combos=parts)
         target = (action.target or 0) + 1
         if kind == "layoff":
-            return f"{name} lays {card} off on combination {target}."
-        if kind == "swap_joker":
-            if action.joker_target is not None:
-                where = f"onto combination {action.joker_target + 1}"
-            elif action.joker_cards is not None:
-                where = f"with {self._cards(action.joker_cards)}"
-            else:
-                where = "into the hand"
-            return (
-                f"{name} gives {card} for the joker of combination {target} and plays it {where}."
+            return _(
+                "{name} lays {card} off on combination {number}.",
+                name=name,
+                card=card,
+                number=target,
             )
+        if kind == "swap_joker":
+            return self._describe_swap(name, card, target, action)
         if kind == "discard":
-            return f"{name} discards {card}."
+            return _("{name} discards {card}.", name=name, card=card)
         return ""
+
+    def _describe_swap(self, name: str, card: str, target: int, action: RamiAction) -> str:
+        _ = self._
+        if action.joker_target is not None:
+            where = _("onto combination {number}", number=action.joker_target + 1)
+        elif action.joker_cards is not None:
+            where = _("with {cards}", cards=self._cards(action.joker_cards))
+        else:
+            where = _("into the hand")
+        return _(
+            "{name} gives {card} for the joker of combination {number} and plays it {where}.",
+            name=name,
+            card=card,
+            number=target,
+            where=where,
+        )
 
     # -- the end of a round, the end of the game ------------------------------------
 
     def reveal(self, result: RamiRoundResult) -> list[str]:
         """Who went out (or why the round is blocked), every hand and penalty."""
-        lines = []
+        _ = self._
         if result.outcome == "out":
             winner = result.winners[0]
-            sec = " (rami sec: the others' penalties count double)" if result.rami_sec else ""
-            verb = "go" if winner == HUMAN else "goes"
-            lines.append(f"{self.name(winner)} {verb} out!{sec}")
+            if winner == HUMAN:
+                out = _("You go out!")
+            else:
+                out = _("{name} goes out!", name=self.name(winner))
+            if result.rami_sec:
+                out += " " + _("(rami sec: the others' penalties count double)")
+            lines = [out]
         else:
-            reason = "the stock ran out" if result.blocked_reason == "stock" else "turn limit"
+            reason = _("the stock ran out") if result.blocked_reason == "stock" else _("turn limit")
             lows = ", ".join(self.name(s) for s in result.winners)
-            lines.append(f"The round is blocked ({reason}); lowest hand: {lows}.")
+            lines = [
+                _(
+                    "The round is blocked ({reason}); lowest hand: {seats}.",
+                    reason=reason,
+                    seats=lows,
+                )
+            ]
         for seat in self.game.finished_rounds[-1].active:
-            opened = "" if result.opened[seat] else " (never opened)"
+            opened = "" if result.opened[seat] else " " + _("(never opened)")
+            penalty = _("penalty {points}", points=f"{result.penalties[seat]:>3}")
             lines.append(
-                f"  {self.name(seat):<6} penalty {result.penalties[seat]:>3}{opened}  "
+                f"  {self.name(seat):<6} {penalty}{opened}  "
                 f"{self._cards(result.hands[seat]) or '-'}"
             )
-        lines.append(f"Totals: {self._totals()}")
+        lines.append(_("Totals: {totals}", totals=self._totals()))
         return lines
 
     def winners(self) -> tuple[int, ...]:

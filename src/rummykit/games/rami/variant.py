@@ -13,6 +13,7 @@ from typing import Any
 from rummykit.bots.base import Bot
 from rummykit.catalog import Variant, register_bot, register_variant
 from rummykit.games.rami import PRESETS, RamiAction, RamiGame, RamiRules
+from rummykit.games.rami.refusals import RAMI_REFUSALS
 from rummykit.games.rami.terminal import RamiScreen
 from rummykit.games.rami.views import RamiTableGame
 
@@ -41,6 +42,8 @@ class RamiVariant(Variant):
     game_type = RamiGame
     table_game_type = RamiTableGame
     screen_type = RamiScreen
+    screen_translated = True
+    refusal_templates = RAMI_REFUSALS
 
     def presets(self) -> Mapping[str, Any]:
         """:data:`~rummykit.games.rami.PRESETS` (Rami 51's reference rules first)."""

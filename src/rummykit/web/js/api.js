@@ -1,6 +1,9 @@
 // Small helpers shared by every page: REST calls, tokens, toasts, dialogs, DOM building.
+import { t } from "./i18n.js";
+import { errorText } from "./refusals.js";
 
-/** Call the REST API; throws an Error whose message is the server's own words. */
+/** Call the REST API; throws an Error whose message is the server's refusal in the
+ * reader's language (from its code; `code` and `params` kept on the error). */
 export async function api(path, { method = "GET", body = undefined, token = undefined } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -9,14 +12,14 @@ export async function api(path, { method = "GET", body = undefined, token = unde
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (error) {
-    throw new Error("The server cannot be reached. Check your connection and try again.");
+    throw new Error(t("error.unreachable"));
   }
   let data = null;
   try { data = await response.json(); } catch (error) { data = null; }
   if (!response.ok) {
     const message = (data && (data.message || (Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail)))
-      || `The server answered ${response.status}.`;
-    const error = new Error(message);
+      || t("error.http_status", { status: response.status });
+    const error = new Error(data && data.code ? errorText({ ...data, message }) : message);
     error.code = data && data.code;
     throw error;
   }
@@ -63,7 +66,7 @@ export function toast(message, kind = "error") {
 }
 
 /** A modal confirmation; resolves true or false. */
-export function confirmDialog(text, { yes = "Yes", no = "Cancel" } = {}) {
+export function confirmDialog(text, { yes = t("common.yes"), no = t("common.cancel") } = {}) {
   return new Promise((resolve) => {
     const close = (answer) => { overlay.remove(); document.removeEventListener("keydown", onKey); resolve(answer); };
     const onKey = (event) => { if (event.key === "Escape") close(false); };

@@ -1,7 +1,10 @@
-// Card faces and backs, drawn as SVG by this module (no images, no web fonts).
+// Card faces and backs, drawn as SVG by this module (no images). Notation and indices are
+// the same in every language; a card's spoken name (titles, screen readers) is the reader's.
 // A card is given in the engine's notation: rank A 2-9 T J Q K, then suit S C D H ("7H");
 // "JK" is a joker and "JK=5S" a joker declared as 5S; Rami adds the deck copy of a
 // physical card after "@" ("7H@1", "JK@2"), which does not change how it looks.
+
+import { t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -13,13 +16,8 @@ const SUIT_PATHS = {
   C: "M50 6 C 64 6, 72 18, 70 30 C 69 36, 66 40, 63 43 C 67 41, 72 40, 76 40 C 90 40, 98 52, 96 64 C 94 76, 82 82, 71 79 C 63 77, 57 71, 54 64 C 55 78, 60 88, 70 96 L 30 96 C 40 88, 45 78, 46 64 C 43 71, 37 77, 29 79 C 18 82, 6 76, 4 64 C 2 52, 10 40, 24 40 C 28 40, 33 41, 37 43 C 34 40, 31 36, 30 30 C 28 18, 36 6, 50 6 Z",
 };
 
-export const SUIT_NAMES = { S: "spades", C: "clubs", D: "diamonds", H: "hearts" };
-export const RANK_NAMES = {
-  A: "ace", T: "ten", J: "jack", Q: "queen", K: "king",
-  2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
-};
-const RANK_ORDER = "A23456789TJQK";
-const SUIT_ORDER = "SCDH";
+export const RANK_ORDER = "A23456789TJQK";
+export const SUIT_ORDER = "SCDH";
 
 // Pip centres for 2-10 (x, y, upside down?) in a 100x140 card.
 const PIPS = {
@@ -45,10 +43,14 @@ export function rankIndex(card) { return isJoker(card) ? 13 : RANK_ORDER.indexOf
 export function suitIndex(card) { return isJoker(card) ? 4 : SUIT_ORDER.indexOf(suitOf(card)); }
 export function isRed(card) { const s = suitOf(card); return s === "H" || s === "D"; }
 
+/** A rank's name ("7" -> "seven") and a suit's ("H" -> "hearts") in the reader's language. */
+export function rankName(rank) { return t(`card.rank.${rank}`); }
+export function suitName(suit) { return t(`card.suit.${suit}`); }
+
 /** "7H" -> "seven of hearts", "JK=5S" -> "joker as five of spades" (screen readers, titles). */
 export function cardName(card) {
-  if (isJoker(card)) { const d = declaredOf(card); return d ? `joker as ${cardName(d)}` : "joker"; }
-  return `${RANK_NAMES[rankOf(card)] || rankOf(card)} of ${SUIT_NAMES[suitOf(card)] || suitOf(card)}`;
+  if (isJoker(card)) { const d = declaredOf(card); return d ? t("card.joker_as", { card: cardName(d) }) : t("card.joker"); }
+  return t("card.name", { rank: rankName(rankOf(card)), suit: suitName(suitOf(card)) });
 }
 
 /** Cards ordered by suit then rank, or by rank then suit. */
@@ -77,22 +79,32 @@ function suitShape(parent, suit, cx, cy, size, flip = false) {
 
 function rankLabel(rank) { return rank === "T" ? "10" : rank; }
 
-function jokerFace(card) {
-  const declared = declaredOf(card);
-  const svg = el("svg", { viewBox: "0 0 100 140", class: "card-svg joker", role: "img" });
+/** A corner index of `face` (rank over suit) drawn into `parent`. */
+function cornerIndex(parent, face) {
+  const rank = rankOf(face);
+  const text = el("text", { x: 11, y: 25, "text-anchor": "middle", class: rank === "T" ? "index ten" : "index" }, parent);
+  text.textContent = rankLabel(rank);
+  suitShape(parent, suitOf(face), 11, 36, 14);
+}
+
+/** An empty face: the <svg>, its title (the card's name) and its paper. */
+function blankFace(card, kind) {
+  const svg = el("svg", { viewBox: "0 0 100 140", class: `card-svg ${kind}`, role: "img" });
   const title = el("title", {}, svg);
   title.textContent = cardName(card);
   el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, class: "face-bg" }, svg);
+  return svg;
+}
+
+function jokerFace(card) {
+  const declared = declaredOf(card);
+  const svg = blankFace(card, "joker");
   const ink = el("g", { class: "joker-ink" }, svg);
   for (const flip of [false, true]) {
     const g = el("g", flip ? { transform: "rotate(180 50 70)" } : {}, ink);
     if (declared) {
       // The corner shows the card the joker stands for, so a fanned run stays readable.
-      const corner = el("g", { class: isRed(declared) ? "red-ink" : "black-ink" }, g);
-      const rank = rankOf(declared);
-      const text = el("text", { x: 11, y: 25, "text-anchor": "middle", class: rank === "T" ? "index ten" : "index" }, corner);
-      text.textContent = rankLabel(rank);
-      suitShape(corner, suitOf(declared), 11, 36, 14);
+      cornerIndex(el("g", { class: isRed(declared) ? "red-ink" : "black-ink" }, g), declared);
       const star = el("text", { x: 11, y: 56, "text-anchor": "middle", class: "index joker-index small-star" }, g);
       star.textContent = "★";
     } else {
@@ -109,7 +121,7 @@ function jokerFace(card) {
   }
   el("polygon", { points: points.join(" "), class: "joker-star" }, svg);
   const word = el("text", { x: 50, y: 118, "text-anchor": "middle", class: "joker-word" }, svg);
-  word.textContent = "JOKER";
+  word.textContent = t("card.joker_face");
   if (declared) {
     // The card the joker stands for, as a badge (the engine's declaration).
     const badge = el("g", { class: `joker-badge ${isRed(declared) ? "red" : "black"}` }, svg);
@@ -126,17 +138,11 @@ export function cardFace(token) {
   const card = faceOf(token);
   const rank = rankOf(card);
   const suit = suitOf(card);
-  const svg = el("svg", { viewBox: "0 0 100 140", class: `card-svg ${isRed(card) ? "red" : "black"}`, role: "img" });
-  const title = el("title", {}, svg);
-  title.textContent = cardName(card);
-  el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, class: "face-bg" }, svg);
+  const svg = blankFace(card, isRed(card) ? "red" : "black");
   const ink = el("g", { class: "ink" }, svg);
   // Corner indices (top left, and bottom right upside down).
   for (const flip of [false, true]) {
-    const g = el("g", flip ? { transform: "rotate(180 50 70)" } : {}, ink);
-    const text = el("text", { x: 11, y: 25, "text-anchor": "middle", class: rank === "T" ? "index ten" : "index" }, g);
-    text.textContent = rankLabel(rank);
-    suitShape(g, suit, 11, 36, 14);
+    cornerIndex(el("g", flip ? { transform: "rotate(180 50 70)" } : {}, ink), card);
   }
   if (PIPS[rank]) {
     for (const [x, y, flip] of PIPS[rank]) suitShape(ink, suit, x, y, 20, Boolean(flip));
@@ -158,7 +164,7 @@ let clipCounter = 0;
 export function cardBack() {
   const svg = el("svg", { viewBox: "0 0 100 140", class: "card-svg back", role: "img" });
   const title = el("title", {}, svg);
-  title.textContent = "face-down card";
+  title.textContent = t("card.back");
   el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, class: "back-bg" }, svg);
   const clipId = `rk-back-clip-${++clipCounter}`;
   const clip = el("clipPath", { id: clipId }, el("defs", {}, svg));

@@ -1,10 +1,9 @@
 // The lobby: create a table (variant, preset, rule options, seats), see open tables and
 // finished games.
 import { api, clear, fill, h, playerName, setPlayerName, setToken, setTopbar, toast } from "./api.js";
+import { has, t, withLanguage } from "./i18n.js";
+import { botLevel, choiceLabel, gameTitle, optionLabel, presetLabel, seatName } from "./names.js";
 
-const OUTCOME_WORDS = { finished: "finished", playing: "in play", waiting: "waiting for players" };
-
-function label(name) { return name.replace(/_/g, " "); }
 
 // An option's value under a preset (the preset lists only what it changes).
 function presetValue(option, preset) {
@@ -20,13 +19,13 @@ function optionInput(option, preset) {
   } else if (option.kind === "choice") {
     const chosen = value === null || value === undefined ? option.default : String(value);
     input = h("select", { id, name: option.name },
-      option.choices.map((c) => h("option", { value: c, selected: c === chosen }, label(c))));
+      option.choices.map((c) => h("option", { value: c, selected: c === chosen }, choiceLabel(c))));
   } else if (option.kind === "text") {
     input = h("input", { type: "text", id, name: option.name, value, size: 10, maxlength: 40 });
   } else {
     input = h("input", { type: "number", id, name: option.name, value, step: 1, inputmode: "numeric" });
   }
-  return h("label", { class: "option", for: id }, h("span", {}, label(option.name)), input);
+  return h("label", { class: "option", for: id }, h("span", {}, optionLabel(option.name)), input);
 }
 
 // Only the options changed from the chosen preset are sent; the server validates them.
@@ -47,37 +46,37 @@ function readOptions(form, variant, preset) {
 
 function seatRow(index, variant, isFirst) {
   const kind = h("select", { name: `seat-${index}-kind`, "data-testid": `seat-${index}-kind` },
-    h("option", { value: "human", selected: isFirst }, index === 0 ? "You" : "Person (invite)"),
-    h("option", { value: "bot", selected: !isFirst }, "Bot"));
+    h("option", { value: "human", selected: isFirst }, index === 0 ? t("lobby.seat_you") : t("lobby.seat_person")),
+    h("option", { value: "bot", selected: !isFirst }, t("lobby.seat_bot")));
   const level = h("select", { name: `seat-${index}-level`, "data-testid": `seat-${index}-level` },
-    variant.bot_levels.map((l) => h("option", { value: l, selected: l === (variant.default_bot_level || "heuristic") }, `${l} bot`)));
+    variant.bot_levels.map((l) => h("option", { value: l, selected: l === (variant.default_bot_level || "heuristic") }, botLevel(l))));
   const sync = () => { level.hidden = kind.value !== "bot"; };
   kind.addEventListener("change", sync);
   sync();
-  return h("div", { class: "seat-row" }, h("span", { class: "seat-label" }, `Seat ${index + 1}`), kind, level);
+  return h("div", { class: "seat-row" }, h("span", { class: "seat-label" }, t("seat.number", { number: index + 1 })), kind, level);
 }
 
 function renderForm(container, variants) {
   const form = h("form", { class: "card-panel create-form", "data-testid": "create-form" });
   const variantSelect = h("select", { name: "variant", "data-testid": "variant" },
-    variants.map((v) => h("option", { value: v.name }, v.title)));
+    variants.map((v) => h("option", { value: v.name }, gameTitle(v.name, v.title))));
   const presetSelect = h("select", { name: "preset", "data-testid": "preset" });
   const rulesLink = h("a", { target: "_blank", rel: "noopener", class: "rules-link", "data-testid": "rules-link" });
   const seatCount = h("select", { name: "seats" });
   const seatsBox = h("div", { class: "seats-box" });
   const optionsBox = h("div", { class: "options-grid" });
-  const nameInput = h("input", { name: "name", value: playerName(), maxlength: 24, placeholder: "Your name", "data-testid": "player-name" });
+  const nameInput = h("input", { name: "name", value: playerName(), maxlength: 24, placeholder: t("lobby.name_placeholder"), "data-testid": "player-name" });
   const current = () => variants.find((v) => v.name === variantSelect.value);
   const showVariant = () => {
     const variant = current();
     rulesLink.hidden = !variant.rules_url;
-    if (variant.rules_url) { rulesLink.href = variant.rules_url; rulesLink.textContent = `Rules of ${variant.title}`; }
-    fill(presetSelect, ...Object.keys(variant.presets).map((p) => h("option", { value: p }, p)));
+    if (variant.rules_url) { rulesLink.href = withLanguage(variant.rules_url); rulesLink.textContent = t("lobby.rules_of", { game: gameTitle(variant.name, variant.title) }); }
+    fill(presetSelect, ...Object.keys(variant.presets).map((p) => h("option", { value: p }, presetLabel(p))));
     presetSelect.hidden = Object.keys(variant.presets).length < 2;
     clear(seatCount);
     // Rami and Carousel are best with a few players: offer 4 and 3 seats first.
     const usual = { rami: 4, carousel: 3 }[variant.name] || variant.min_seats;
-    for (let n = variant.min_seats; n <= variant.max_seats; n += 1) seatCount.append(h("option", { value: n, selected: n === usual }, `${n} seats`));
+    for (let n = variant.min_seats; n <= variant.max_seats; n += 1) seatCount.append(h("option", { value: n, selected: n === usual }, t("lobby.seats", { count: n })));
     seatCount.hidden = variant.min_seats === variant.max_seats;
     fillSeats();
     showOptions();
@@ -94,13 +93,13 @@ function renderForm(container, variants) {
   variantSelect.addEventListener("change", showVariant);
   presetSelect.addEventListener("change", showOptions);
   seatCount.addEventListener("change", fillSeats);
-  const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-table" }, "Create table");
+  const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-table" }, t("lobby.create"));
   form.append(
-    h("h2", {}, "New table"),
-    h("div", { class: "form-row" }, h("label", {}, "Game ", variantSelect), h("label", {}, "Rules ", presetSelect), seatCount, rulesLink),
-    h("div", { class: "form-row" }, h("label", {}, "Your name ", nameInput)),
+    h("h2", {}, t("lobby.new_table")),
+    h("div", { class: "form-row" }, h("label", {}, t("lobby.game"), " ", variantSelect), h("label", {}, t("lobby.preset"), " ", presetSelect), seatCount, rulesLink),
+    h("div", { class: "form-row" }, h("label", {}, t("lobby.your_name"), " ", nameInput)),
     seatsBox,
-    h("details", { class: "rule-options" }, h("summary", {}, "Rule options"), optionsBox),
+    h("details", { class: "rule-options" }, h("summary", {}, t("lobby.rule_options")), optionsBox),
     h("div", { class: "form-row" }, submit));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -139,17 +138,19 @@ function renderForm(container, variants) {
 }
 
 function tableList(title, tables, { link, empty, testid }) {
-  const rows = tables.map((t) => {
-    const names = t.seats.map((s) => (s.kind === "bot" ? `${s.name}` : s.name)).join(" vs ");
-    const score = t.summary && t.summary.scores ? ` · ${t.summary.scores.join("–")}` : "";
-    return h("li", {}, h("a", { href: link(t) }, `${names}`), h("span", { class: "muted" }, ` ${t.preset || t.variant} · ${OUTCOME_WORDS[t.status] || t.status}${score}`));
+  const rows = tables.map((table) => {
+    const names = table.seats.map(seatName).join(t("lobby.versus"));
+    const score = table.summary && table.summary.scores ? ` · ${table.summary.scores.join("–")}` : "";
+    const status = has(`status.${table.status}`) ? t(`status.${table.status}`) : table.status;
+    return h("li", {}, h("a", { href: link(table) }, names),
+      h("span", { class: "muted" }, ` ${table.preset ? presetLabel(table.preset) : gameTitle(table.variant, table.title)} · ${status}${score}`));
   });
   return h("section", { class: "card-panel", "data-testid": testid }, h("h2", {}, title),
     rows.length ? h("ul", { class: "table-list" }, rows) : h("p", { class: "muted" }, empty));
 }
 
 export async function showLobby(root) {
-  setTopbar("Lobby");
+  setTopbar(t("lobby.topbar"));
   clear(root);
   const page = h("div", { class: "lobby" });
   root.appendChild(page);
@@ -161,11 +162,11 @@ export async function showLobby(root) {
     ]);
     renderForm(page, variants);
     const live = open.filter((t) => t.status !== "finished");
-    page.appendChild(tableList("Tables in play", live, {
-      link: (t) => `/t/${t.id}`, empty: "No table is open. Create one above.", testid: "open-tables",
+    page.appendChild(tableList(t("lobby.in_play"), live, {
+      link: (table) => `/t/${table.id}`, empty: t("lobby.none_open"), testid: "open-tables",
     }));
-    page.appendChild(tableList("Finished games", finished, {
-      link: (t) => `/replay/${t.id}`, empty: "No finished game yet.", testid: "finished-games",
+    page.appendChild(tableList(t("lobby.finished"), finished, {
+      link: (table) => `/replay/${table.id}`, empty: t("lobby.none_finished"), testid: "finished-games",
     }));
   } catch (error) {
     page.appendChild(h("p", { class: "error-text" }, error.message));

@@ -1,5 +1,7 @@
-// Entry point: route by path. "/" lobby, "/t/ID" a table, "/replay/ID" a finished game.
-import { setToken } from "./api.js";
+// Entry point: choose the language, then route by path. "/" lobby, "/t/ID" a table,
+// "/replay/ID" a finished game.
+import { h, setToken } from "./api.js";
+import { chosenLanguage, languagePicker, useLanguage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
@@ -25,4 +27,10 @@ function route() {
   showLobby(root);
 }
 
-route();
+async function start() {
+  await useLanguage(chosenLanguage());
+  document.getElementById("language").appendChild(languagePicker(h));
+  route();
+}
+
+start();

@@ -1,6 +1,9 @@
 // The table page: the websocket connection (with reconnect), the waiting room, the seats,
 // and the variant's own panel, loaded as a separate module from ./variants/.
-import { api, clear, confirmDialog, fill, getToken, h, playerName, setToken, setTopbar, toast } from "./api.js";
+import { clear, confirmDialog, getToken, h, playerName, setToken, setTopbar, toast } from "./api.js";
+import { listOf, t, withLanguage } from "./i18n.js";
+import { botLevel, gameTitle, presetLabel, seatName } from "./names.js";
+import { refusalNodes } from "./refusals.js";
 
 const PROTOCOL_VERSION = 1;
 
@@ -13,27 +16,6 @@ const PANELS = {
 
 // Replies that answer a request by its id (an error answers any of them).
 const REPLY_TYPES = new Set(["ack", "checked", "hint"]);
-
-const ERROR_WORDS = {
-  bad_token: "This invite link is not valid for this table.",
-  rate_limited: "You are sending moves too quickly; wait a moment.",
-  too_large: "That message was too large for the server.",
-  not_found: "There is no such table.",
-};
-
-const RULE_ID = /^[a-z]+-\d+(\.\d+)?$/;
-
-// A refusal's text with the rule it cites linked to its rules page (a new tab): the
-// "§gin-3.5" the text names becomes the link, or "see §gin-3.5" is added.
-function citingRule(text, ruleId) {
-  if (!RULE_ID.test(ruleId)) return text;
-  const game = ruleId.split("-")[0];
-  const link = h("a", { href: `/rules/${game}#${ruleId}`, target: "_blank", rel: "noopener", class: "rule-link", "data-testid": "rule-link" }, `§${ruleId}`);
-  const cited = `§${ruleId}`;
-  const at = text.indexOf(cited);
-  if (at >= 0) return [text.slice(0, at), link, text.slice(at + cited.length)];
-  return [text, " (see ", link, ")"];
-}
 
 class Connection {
   constructor(tableId, token, handlers) {
@@ -71,7 +53,7 @@ class Connection {
       this.handlers.message(message);
     });
     socket.addEventListener("close", () => {
-      for (const { reject } of this.pending.values()) reject({ code: "disconnected", message: "The connection was lost; the move may not have been sent." });
+      for (const { reject } of this.pending.values()) reject({ code: "disconnected", message: t("error.disconnected") });
       this.pending.clear();
       if (this.closedByUs || this.fatal) { this.handlers.state("closed"); return; }
       this.retry += 1;
@@ -86,7 +68,7 @@ class Connection {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
-        reject({ code: "disconnected", message: "Not connected to the server; reconnecting…" });
+        reject({ code: "not_connected", message: t("error.not_connected") });
         return;
       }
       this.pending.set(id, { resolve, reject });
@@ -99,21 +81,21 @@ class Connection {
 
 function seatsBar(seats, mySeat, current) {
   return h("div", { class: "seats-bar", "data-testid": "seats" }, seats.map((s) => {
-    const status = s.kind === "bot" ? `${s.level} bot`
-      : s.standin ? "away (stand-in bot)"
-      : s.away_for != null ? "disconnected"
-      : s.connected ? "online" : (s.joined ? "offline" : "not joined");
+    const status = s.kind === "bot" ? botLevel(s.level)
+      : s.standin ? t("seat.standin")
+      : s.away_for != null ? t("seat.disconnected")
+      : s.connected ? t("seat.online") : (s.joined ? t("seat.offline") : t("seat.not_joined"));
     return h("span", {
       class: `seat-chip ${s.seat === mySeat ? "me" : ""} ${s.seat === current ? "to-act" : ""}`,
       "data-seat": s.seat,
-    }, h("b", {}, s.name + (s.seat === mySeat ? " (you)" : "")), h("small", {}, status));
+    }, h("b", {}, s.seat === mySeat ? t("seat.you", { name: seatName(s) }) : seatName(s)), h("small", {}, status));
   }));
 }
 
 export function showTable(root, tableId) {
   const token = getToken(tableId);
   clear(root);
-  setTopbar(`Table ${tableId}`);
+  setTopbar(t("table.topbar", { id: tableId }));
   const page = h("div", { class: "table-page" });
   const seatsBox = h("div", { class: "seats-box-top" });
   const body = h("div", { class: "table-body" });
@@ -125,7 +107,7 @@ export function showTable(root, tableId) {
   const conn = new Connection(tableId, token, {
     state: (s) => {
       indicator.dataset.state = s;
-      indicator.textContent = { connecting: "connecting…", connected: "online", reconnecting: "reconnecting…", closed: "offline" }[s] || "";
+      indicator.textContent = s === "idle" ? "" : t(`connection.${s}`);
     },
     message: (m) => onMessage(m),
   });
@@ -134,7 +116,7 @@ export function showTable(root, tableId) {
     tableId,
     get seat() { return state.seat; },
     get info() { return state.info; },
-    seatName: (i) => (state.info && state.info.seats[i] ? state.info.seats[i].name : `Seat ${i + 1}`),
+    seatName: (i) => (state.info && state.info.seats[i] ? seatName(state.info.seats[i]) : t("seat.number", { number: i + 1 })),
     act: (action) => conn.request({ type: "act", action }).catch((error) => { showError(error); throw error; }),
     // Ask the engine about an action without playing it: {ok, error, ...details}.
     check: (action) => conn.request({ type: "check", action }),
@@ -152,8 +134,7 @@ export function showTable(root, tableId) {
   };
 
   function showError(error) {
-    const text = (error && (ERROR_WORDS[error.code] && error.code !== "illegal_action" ? ERROR_WORDS[error.code] : error.message)) || "Something went wrong.";
-    toast(error && error.rule_id ? citingRule(text, error.rule_id) : text);
+    toast(refusalNodes(error));
   }
 
   function goToRematch(newId) {
@@ -172,20 +153,20 @@ export function showTable(root, tableId) {
     const invites = JSON.parse(sessionStorage.getItem(`rummykit:invites:${tableId}`) || "[]");
     const missing = info.seats.filter((s) => s.kind === "human" && !s.joined);
     const box = h("div", { class: "card-panel waiting", "data-testid": "waiting" },
-      h("h2", {}, `${info.title}: waiting to start`),
-      h("p", {}, `Rules: ${info.preset} `, h("a", { href: `/rules/${info.variant}`, target: "_blank", rel: "noopener" }, "(read them)")),
+      h("h2", {}, t("table.waiting_title", { game: gameTitle(info.variant, info.title) })),
+      h("p", {}, t("table.rules_preset", { preset: presetLabel(info.preset) }), " ", h("a", { href: withLanguage(`/rules/${info.variant}`), target: "_blank", rel: "noopener", "data-testid": "waiting-rules" }, t("table.read_rules"))),
       invites.filter((i) => i.seat !== state.seat).length
-        ? h("div", {}, h("p", {}, "Send each player their own invite link:"),
+        ? h("div", {}, h("p", {}, t("table.send_invites")),
           invites.filter((i) => i.seat !== state.seat).map((i) => h("p", { class: "invite" },
-            h("span", {}, `Seat ${i.seat + 1}: `), h("input", { readonly: true, value: i.url, onclick: (e) => e.target.select() }))))
+            h("span", {}, t("table.invite_seat", { number: i.seat + 1 })), " ", h("input", { readonly: true, value: i.url, onclick: (e) => e.target.select() }))))
         : null,
-      missing.length ? h("p", { class: "muted" }, `Waiting for ${missing.map((s) => s.name).join(", ")} to join.`) : null,
+      missing.length ? h("p", { class: "muted" }, t("table.waiting_for", { names: listOf(missing.map(seatName)) })) : null,
       state.seat != null
         ? h("button", {
           class: "primary", "data-testid": "start", disabled: missing.length > 0,
           onclick: async (e) => { e.target.disabled = true; try { await conn.request({ type: "start" }); } catch (error) { showError(error); e.target.disabled = false; } },
-        }, "Start the game")
-        : h("p", { class: "muted" }, "You are watching this table."));
+        }, t("table.start"))
+        : h("p", { class: "muted" }, t("table.watching")));
     clear(body).appendChild(box);
   }
 
@@ -193,7 +174,7 @@ export function showTable(root, tableId) {
     const variant = state.info.variant;
     if (state.panel && state.panelVariant === variant) return state.panel;
     const load = PANELS[variant];
-    if (!load) { clear(body).appendChild(h("p", { class: "error-text" }, `This browser table cannot show ${variant} yet.`)); return null; }
+    if (!load) { clear(body).appendChild(h("p", { class: "error-text" }, t("table.no_panel", { variant }))); return null; }
     const module = await load();
     clear(body);
     state.panel = module.createPanel(body, ctx);
@@ -215,7 +196,7 @@ export function showTable(root, tableId) {
         state.seat = message.seat;
         state.view = message.view;
         if (message.type === "welcome") state.role = message.role;
-        setTopbar(`${message.table.title} · table ${tableId}${state.role === "spectator" ? " · watching" : ""}`);
+        setTopbar(t(state.role === "spectator" ? "table.topbar_watching" : "table.topbar_game", { game: gameTitle(message.table.variant, message.table.title), id: tableId }));
         renderSeats();
         if (state.info.status === "waiting") { state.panel = null; renderWaiting(); return; }
         const panel = await ensurePanel();
@@ -236,11 +217,11 @@ export function showTable(root, tableId) {
         if (state.info) { state.info.seats = message.seats; renderSeats(); if (state.info.status === "waiting") renderWaiting(); }
         return;
       case "started":
-        toast("The game has started.", "info");
+        toast(t("table.started"), "info");
         return;
       case "rematch":
         if (state.seat == null) { location.assign(`/t/${message.table_id}`); return; }
-        if (message.by !== state.seat && await confirmDialog(`${ctx.seatName(message.by)} wants a rematch. Join the new table?`, { yes: "Join" })) {
+        if (message.by !== state.seat && await confirmDialog(t("table.rematch_offer", { name: ctx.seatName(message.by) }), { yes: t("table.join") })) {
           goToRematch(message.table_id);
         }
         return;

@@ -4,14 +4,13 @@
 // checks the edited layout live and says in words what is wrong. The hand sorts by suit or
 // rank, or a card dragged within it makes the player's own order. Draw, meld, knock and
 // end the turn; the score sheet and the end-of-hand reveal. Every rule is the server's.
-import { RANK_NAMES, SUIT_NAMES, cardElement, declaredOf, faceOf, isJoker, rankIndex, sortCards, suitIndex } from "../cards.js";
+import { RANK_ORDER, SUIT_ORDER, cardElement, declaredOf, faceOf, isJoker, rankIndex, rankName, sortCards, suitIndex, suitName } from "../cards.js";
 import { clear, fill, h } from "../api.js";
+import { listOf, t } from "../i18n.js";
+import { errorText } from "../refusals.js";
 import { VariantPanel, bubble, busyWhile, dragCard, fly, opponentsRow, markDropSlot, reorderedByDrop } from "./common.js";
 
-const REASON_WORDS = { knock: "knocks", went_out: "goes out", stock_exhausted: "the stock ran out" };
-const RANKS = "A23456789TJQK";
-const SUITS = "SCDH";
-const SORTS = [["suit", "Suit"], ["rank", "Rank"]];
+const SORTS = ["suit", "rank"];
 
 export function createPanel(root, ctx) {
   return new CarouselPanel(root, ctx);
@@ -46,16 +45,11 @@ class CarouselPanel extends VariantPanel {
     this.check = null;
     this.checkNumber = 0;
     this.opponentsEl = h("section", { class: "opponents", "data-testid": "opponents" });
-    this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": "stock" });
-    this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
     this.drawInfoEl = h("p", { class: "draw-info", "data-testid": "draw-info" });
     this.adviceEl = h("p", { class: "advice", "data-testid": "advice" });
-    this.meldsEl = h("section", { class: "melds", "data-testid": "carousel-table", "aria-label": "the table's melds" });
+    this.meldsEl = h("section", { class: "melds", "data-testid": "carousel-table", "aria-label": t("carousel.table_label") });
     this.statusEl = h("p", { class: "layout-status", "data-testid": "layout-status" });
-    this.toolbarEl = h("div", { class: "hand-toolbar" });
-    this.handEl = h("div", { class: "hand", "data-testid": "hand", "data-zone": "hand" });
-    this.actionsEl = h("div", { class: "hand-actions", "data-testid": "actions" });
-    this.sheetEl = h("aside", { class: "score-sheet card-panel", "data-testid": "score-sheet" });
+    this.handEl.dataset.zone = "hand";
     this.el = h("div", { class: "carousel-table variant-table" },
       h("div", { class: "felt" },
         this.opponentsEl,
@@ -71,24 +65,12 @@ class CarouselPanel extends VariantPanel {
 
   // -- entry points from the table shell ------------------------------------------------
 
-  snapshot(view, info) {
-    this.setView(view, info);
-    this.resetWork();
-    this.render();
-    this.maybeReveal();
-  }
-
-  async update(message, info) {
-    const before = this.view;
-    this.setView(message.view, info);
+  followView(before, message) {
     // A draw only adds to the hand: keep the edits in progress. Anything else resets.
-    const sameTable = before && JSON.stringify(before.table) === JSON.stringify(this.view.table)
+    const sameTable = message && JSON.stringify(before.table) === JSON.stringify(this.view.table)
       && before.hand_number === this.view.hand_number && this.myTurn;
     if (sameTable) this.refreshHand(); else this.resetWork();
-    if (message.actor === this.ctx.seat || !sameTable) this.adviceEl.textContent = "";
-    this.render();
-    if (message.actor !== this.ctx.seat) await this.animate(message.events, message.actor);
-    if (this.view.last_result_hand > (before ? before.last_result_hand : 0)) this.maybeReveal();
+    if (message && (message.actor === this.ctx.seat || !sameTable)) this.adviceEl.textContent = "";
   }
 
   // -- helpers ----------------------------------------------------------------------------
@@ -137,7 +119,7 @@ class CarouselPanel extends VariantPanel {
       bottom: this.mySeat == null ? 0 : this.mySeat, isBot: (s) => this.isBot(s),
     }));
     fill(this.stockEl,
-      v.stock_size > 0 ? cardElement(null) : h("div", { class: "card empty" }, h("span", {}, "empty")),
+      v.stock_size > 0 ? cardElement(null) : h("div", { class: "card empty" }, h("span", {}, t("carousel.stock_empty"))),
       h("span", { class: "pile-count", "data-testid": "stock-count" }, `${v.stock_size}`));
     this.stockEl.classList.toggle("clickable", this.myTurn && Boolean(this.legal("draw")));
     this.renderPrompt();
@@ -151,14 +133,19 @@ class CarouselPanel extends VariantPanel {
   renderPrompt() {
     const v = this.view;
     let text;
-    if (v.is_over) text = "The game is over.";
-    else if (!this.myTurn) text = `${this.name(v.current_player)} ${this.isBot(v.current_player) ? "is thinking…" : "to play."}`;
-    else if (v.final_lap) text = "Final lap: no more draws. Meld if you can, then end your turn.";
-    else if (v.melded) text = "Melded. Rearrange and meld again, or end your turn (knock at 5 or less).";
-    else if (v.may_meld) text = "Rearrange the table with your cards and meld, or draw again.";
-    else text = "No more melding after the last draw: end your turn.";
+    if (v.is_over) text = t("prompt.game_over");
+    else if (!this.myTurn) text = t(this.isBot(v.current_player) ? "prompt.thinking" : "prompt.to_play", { name: this.name(v.current_player) });
+    else if (v.final_lap) text = t("carousel.prompt.final_lap");
+    else if (v.melded) text = t("carousel.prompt.melded", { limit: v.knock_limit });
+    else if (v.may_meld) text = t("carousel.prompt.may_meld");
+    else text = t("carousel.prompt.end_turn");
     this.promptEl.textContent = text;
-    this.drawInfoEl.textContent = v.is_over ? "" : `Draws this turn: ${v.draws} of ${v.max_draws}${v.final_lap ? " · final lap" : ""} · hand ${v.hand_number} · game to ${v.target}`;
+    this.drawInfoEl.textContent = v.is_over ? "" : [
+      t("carousel.info.draws", { draws: v.draws, max: v.max_draws }),
+      v.final_lap ? t("carousel.info.final_lap") : null,
+      t("reveal.hand", { number: v.hand_number }),
+      t("sheet.game_to", { count: v.target }),
+    ].filter(Boolean).join(" · ");
   }
 
   renderEditor() {
@@ -180,31 +167,31 @@ class CarouselPanel extends VariantPanel {
         class: `meld ${original[index] === text ? "" : "changed"}`, "data-meld": index, "data-testid": `meld-${index}`,
       },
         h("div", { class: "combo-head" }, h("b", {}, `#${index + 1}`),
-          movable ? h("button", { type: "button", class: "chip move-here", "data-testid": `move-to-${index}`, onclick: () => this.moveTo(index) }, "Move here") : null),
+          movable ? h("button", { type: "button", class: "chip move-here", "data-testid": `move-to-${index}`, onclick: () => this.moveTo(index) }, t("carousel.move_here")) : null),
         h("div", { class: "combo-cards" }, meldOrder(meld).map(card)));
     });
     fill(this.meldsEl,
-      melds.some(Boolean) ? melds : h("p", { class: "muted empty-table" }, "The table is empty."),
+      melds.some(Boolean) ? melds : h("p", { class: "muted empty-table" }, t("carousel.table_empty")),
       mine && v.may_meld ? h("div", {
         class: "meld new-meld", "data-meld": "new", "data-testid": "new-meld", role: "button", tabindex: 0,
-        onclick: () => (this.picked.size ? this.moveTo("new") : this.ctx.toast("Pick cards first (click them), then click here to start a new meld.", "info")),
+        onclick: () => (this.picked.size ? this.moveTo("new") : this.ctx.toast(t("carousel.toast.pick_first"), "info")),
         onkeydown: (event) => { if (event.key === "Enter" && this.picked.size) this.moveTo("new"); },
-      }, this.picked.size ? "New meld with the picked cards" : "+ New meld") : null);
+      }, this.picked.size ? t("carousel.new_meld_picked") : t("carousel.new_meld")) : null);
     this.renderStatus();
     // The hand (what is left of it in the editor).
     if (this.mySeat == null) {
-      fill(this.toolbarEl, h("b", {}, "Watching"));
-      fill(this.handEl, h("p", { class: "muted" }, "Spectators see the table, never a hand."));
+      fill(this.toolbarEl, h("b", {}, t("common.watching")));
+      fill(this.handEl, h("p", { class: "muted" }, t("common.spectator_hand")));
       clear(this.actionsEl);
       return;
     }
     const pickedFromHand = [...this.picked].some((key) => { const f = this.find(key); return f && f.meld !== null && f.list[f.at].origin === "hand"; });
     fill(this.toolbarEl,
-      h("div", { class: "hand-info" }, h("b", {}, "Your hand"),
-        h("span", { class: "muted", "data-testid": "hand-value" }, this.edited()
-          ? ` ${this.work.hand.length} of ${v.hand.length} cards left after this meld`
-          : ` ${v.hand.length} card${v.hand.length === 1 ? "" : "s"} · value ${v.hand_value} (knock at ${v.knock_limit} or less)`)),
-      pickedFromHand ? h("button", { type: "button", class: "chip", "data-testid": "back-to-hand", onclick: () => this.moveTo("hand") }, "Back to hand") : null,
+      h("div", { class: "hand-info" }, h("b", {}, t("common.your_hand")),
+        h("span", { class: "muted", "data-testid": "hand-value" }, ` ${this.edited()
+          ? t("carousel.hand.left", { left: this.work.hand.length, count: v.hand.length })
+          : `${t("common.cards", { count: v.hand.length })} · ${t("carousel.hand.value", { value: v.hand_value, limit: v.knock_limit })}`}`)),
+      pickedFromHand ? h("button", { type: "button", class: "chip", "data-testid": "back-to-hand", onclick: () => this.moveTo("hand") }, t("carousel.back_to_hand")) : null,
       this.order.buttons(SORTS, () => this.renderEditor()));
     // The hand in the player's order (grouped by suit when sorted so), each card keeping
     // its editor key.
@@ -229,18 +216,18 @@ class CarouselPanel extends VariantPanel {
     const el = this.statusEl;
     el.className = "layout-status";
     if (!this.myTurn || !this.edited()) {
-      el.textContent = this.myTurn && this.view.may_meld ? "Pick cards and move them to build the new table." : "";
+      el.textContent = this.myTurn && this.view.may_meld ? t("carousel.status.pick") : "";
       el.dataset.ok = "";
       return;
     }
-    if (!check) { el.textContent = "Checking the layout…"; el.dataset.ok = ""; return; }
+    if (!check) { el.textContent = t("carousel.status.checking"); el.dataset.ok = ""; return; }
     el.dataset.ok = String(Boolean(check.ok));
     if (check.ok) {
       el.classList.add("ok");
-      el.textContent = `Legal: lays ${check.cards.join(" ")} (value ${check.value}); your hand would be worth ${check.hand_value_after}.`;
+      el.textContent = t("carousel.status.legal", { cards: check.cards.join(" "), value: check.value, after: check.hand_value_after });
     } else {
       el.classList.add("bad");
-      el.textContent = check.error ? check.error.message.replace(/^seat \d+: /, "") : "This layout is not legal.";
+      el.textContent = check.error ? errorText(check.error) : t("carousel.status.illegal");
     }
   }
 
@@ -252,16 +239,16 @@ class CarouselPanel extends VariantPanel {
     const buttons = [];
     if (v.may_meld) {
       const ready = this.edited() && this.check && this.check.ok;
-      buttons.push(h("button", { class: "primary", "data-testid": "meld", disabled: !ready || this.busy, onclick: () => this.meld() }, "Meld"));
+      buttons.push(h("button", { class: "primary", "data-testid": "meld", disabled: !ready || this.busy, onclick: () => this.meld() }, t("carousel.meld")));
     }
-    if (this.legal("draw")) buttons.push(h("button", { class: "secondary", "data-testid": "draw", disabled: this.busy, onclick: () => this.send(this.legal("draw")) }, `Draw (${v.draws + 1} of ${v.max_draws})`));
+    if (this.legal("draw")) buttons.push(h("button", { class: "secondary", "data-testid": "draw", disabled: this.busy, onclick: () => this.send(this.legal("draw")) }, t("carousel.draw", { next: v.draws + 1, max: v.max_draws })));
     if (picked.length === 1 && isJoker(picked[0].card)) {
-      buttons.push(h("button", { class: "secondary", "data-testid": "declare", onclick: () => this.declare(picked[0]) }, "Declare joker…"));
+      buttons.push(h("button", { class: "secondary", "data-testid": "declare", onclick: () => this.declare(picked[0]) }, t("carousel.declare_joker")));
     }
-    if (this.edited() || this.picked.size) buttons.push(h("button", { class: "secondary", "data-testid": "reset", onclick: () => { this.resetWork(); this.render(); } }, "Reset turn"));
-    if (v.may_meld) buttons.push(h("button", { class: "secondary", "data-testid": "hint", disabled: this.busy, onclick: () => this.askHint() }, "Hint"));
-    if (this.legal("knock")) buttons.push(h("button", { class: "primary gin", "data-testid": "knock", disabled: this.busy, onclick: () => this.knock() }, `Knock (${v.hand_value})`));
-    if (this.legal("end_turn")) buttons.push(h("button", { class: "secondary", "data-testid": "end-turn", disabled: this.busy, onclick: () => this.send(this.legal("end_turn")) }, "End turn"));
+    if (this.edited() || this.picked.size) buttons.push(h("button", { class: "secondary", "data-testid": "reset", onclick: () => { this.resetWork(); this.render(); } }, t("carousel.reset")));
+    if (v.may_meld) buttons.push(h("button", { class: "secondary", "data-testid": "hint", disabled: this.busy, onclick: () => this.askHint() }, t("common.hint")));
+    if (this.legal("knock")) buttons.push(h("button", { class: "primary gin", "data-testid": "knock", disabled: this.busy, onclick: () => this.knock() }, t("carousel.knock_with", { value: v.hand_value })));
+    if (this.legal("end_turn")) buttons.push(h("button", { class: "secondary", "data-testid": "end-turn", disabled: this.busy, onclick: () => this.send(this.legal("end_turn")) }, t("carousel.end_turn")));
     this.actionsEl.append(...buttons);
   }
 
@@ -271,20 +258,20 @@ class CarouselPanel extends VariantPanel {
     const seats = v.players.map((p) => p.seat);
     const final = sheet.final;
     fill(this.sheetEl,
-      h("h3", {}, "Score sheet ", h("small", { class: "muted" }, `(game to ${sheet.target})`)),
+      h("h3", {}, t("sheet.title"), " ", h("small", { class: "muted" }, `(${t("sheet.game_to", { count: sheet.target })})`)),
       h("table", {},
-        h("thead", {}, h("tr", {}, h("th", {}, "Hand"), seats.map((s) => h("th", { class: "num" }, this.name(s))))),
+        h("thead", {}, h("tr", {}, h("th", {}, t("carousel.sheet.hand")), seats.map((s) => h("th", { class: "num" }, this.name(s))))),
         h("tbody", {},
           sheet.rows.map((row) => h("tr", {},
-            h("td", {}, `${row.hand}`, h("small", { class: "muted" }, ` ${row.reason.replace("_", " ")}`)),
+            h("td", {}, `${row.hand}`, h("small", { class: "muted" }, ` ${t(`carousel.reason.${row.reason}`)}`)),
             seats.map((s) => h("td", { class: `num ${row.winners.includes(s) ? "winner" : ""}` }, row.points[s] ? `+${row.points[s]}` : "")))),
-          h("tr", { class: "total" }, h("td", {}, "Score"), seats.map((s) => h("td", { class: "num", "data-testid": `total-${s}` }, `${v.scores[s]}`))),
+          h("tr", { class: "total" }, h("td", {}, t("carousel.sheet.score")), seats.map((s) => h("td", { class: "num", "data-testid": `total-${s}` }, `${v.scores[s]}`))),
           final ? [
-            h("tr", {}, h("td", {}, "Game bonus"), seats.map((s) => h("td", { class: "num" }, `${final.game_bonus[s]}`))),
-            h("tr", {}, h("td", {}, "Round bonus"), seats.map((s) => h("td", { class: "num" }, `${final.round_bonus[s]}`))),
-            h("tr", { class: "total" }, h("td", {}, "Total"), seats.map((s) => h("td", { class: "num" }, `${final.totals[s]}`))),
+            h("tr", {}, h("td", {}, t("carousel.sheet.game_bonus")), seats.map((s) => h("td", { class: "num" }, `${final.game_bonus[s]}`))),
+            h("tr", {}, h("td", {}, t("carousel.sheet.round_bonus")), seats.map((s) => h("td", { class: "num" }, `${final.round_bonus[s]}`))),
+            h("tr", { class: "total" }, h("td", {}, t("sheet.total")), seats.map((s) => h("td", { class: "num" }, `${final.totals[s]}`))),
           ] : null)),
-      final ? h("p", { class: "final-line" }, `Winner: ${final.winners.map((s) => this.name(s)).join(", ")}`) : null);
+      final ? h("p", { class: "final-line" }, t("sheet.winner", { names: listOf(final.winners.map((s) => this.name(s))) })) : null);
   }
 
   // -- editing ------------------------------------------------------------------------------
@@ -325,19 +312,19 @@ class CarouselPanel extends VariantPanel {
 
   async declare(item) {
     const current = declaredOf(item.card);
-    const rank = h("select", { "data-testid": "declare-rank", "aria-label": "rank" },
-      [...RANKS].map((r) => h("option", { value: r, selected: current ? current[0] === r : r === "A" }, RANK_NAMES[r] || r)));
-    const suit = h("select", { "data-testid": "declare-suit", "aria-label": "suit" },
-      [...SUITS].map((s) => h("option", { value: s, selected: current ? current[1] === s : s === "S" }, SUIT_NAMES[s])));
+    const rank = h("select", { "data-testid": "declare-rank", "aria-label": t("carousel.declare.rank") },
+      [...RANK_ORDER].map((r) => h("option", { value: r, selected: current ? current[0] === r : r === "A" }, rankName(r))));
+    const suit = h("select", { "data-testid": "declare-suit", "aria-label": t("carousel.declare.suit") },
+      [...SUIT_ORDER].map((s) => h("option", { value: s, selected: current ? current[1] === s : s === "S" }, suitName(s))));
     const answer = await new Promise((resolve) => {
       const close = (value) => { overlay.remove(); resolve(value); };
       const overlay = h("div", { class: "overlay", "data-testid": "declare-dialog" },
         h("div", { class: "dialog", role: "dialog", "aria-modal": "true" },
-          h("p", { class: "dialog-text" }, "Which card does the joker stand for?"),
-          h("div", { class: "declare-row" }, rank, h("span", {}, "of"), suit),
+          h("p", { class: "dialog-text" }, t("carousel.declare.question")),
+          h("div", { class: "declare-row" }, rank, h("span", {}, t("carousel.declare.of")), suit),
           h("div", { class: "dialog-buttons" },
-            h("button", { class: "secondary", onclick: () => close(null) }, "Cancel"),
-            h("button", { class: "primary", "data-testid": "declare-ok", onclick: () => close(`${rank.value}${suit.value}`) }, "Declare"))));
+            h("button", { class: "secondary", onclick: () => close(null) }, t("common.cancel")),
+            h("button", { class: "primary", "data-testid": "declare-ok", onclick: () => close(`${rank.value}${suit.value}`) }, t("carousel.declare.ok")))));
       document.body.appendChild(overlay);
     });
     if (answer) item.card = `JK=${answer}`;
@@ -354,7 +341,7 @@ class CarouselPanel extends VariantPanel {
     if (!this.myTurn || !this.edited()) return;
     const layout = this.layout();
     if (layout.some((m) => m.split(" ").includes("JK"))) {
-      this.check = { ok: false, error: { message: "Declare the card each joker stands for (pick it, then Declare joker…)." }, forKey: JSON.stringify(layout) };
+      this.check = { ok: false, error: { code: "undeclared_in_editor" }, forKey: JSON.stringify(layout) };
       this.renderStatus();
       this.renderActions();
       return;
@@ -379,14 +366,14 @@ class CarouselPanel extends VariantPanel {
 
   async knock() {
     const action = this.legal("knock");
-    if (action && await this.ctx.confirm(`Knock with a hand worth ${this.view.hand_value}? The hand ends now.`, { yes: "Knock" })) this.send(action);
+    if (action && await this.ctx.confirm(t("carousel.confirm.knock", { value: this.view.hand_value }), { yes: t("gin.knock") })) this.send(action);
   }
 
   onStock() {
     if (!this.myTurn) return;
     const draw = this.legal("draw");
     if (draw) this.send(draw);
-    else this.ctx.toast(this.view.final_lap ? "No draws in the final lap." : "No more draws this turn.", "info");
+    else this.ctx.toast(this.view.final_lap ? t("carousel.toast.no_draw_final_lap") : t("carousel.toast.no_more_draws"), "info");
   }
 
   async askHint() {
@@ -394,7 +381,7 @@ class CarouselPanel extends VariantPanel {
     if (!advice) return;
     const placement = advice.placement;
     if (!placement) {
-      this.adviceEl.textContent = "The solver finds no card of your hand that can be laid now: draw or end your turn.";
+      this.adviceEl.textContent = t("carousel.hint.none");
       return;
     }
     // Load the solver's layout into the editor; the cards it adds come from the hand.
@@ -410,7 +397,7 @@ class CarouselPanel extends VariantPanel {
       hand: handLeft.map((c) => this.item(c, "hand")),
     };
     this.picked.clear();
-    this.adviceEl.textContent = `Best placement: lay ${placement.cards.join(" ")} (value ${placement.value}). Press Meld to play it.`;
+    this.adviceEl.textContent = t("carousel.hint.placement", { cards: placement.cards.join(" "), value: placement.value });
     this.afterEdit();
   }
 
@@ -458,10 +445,10 @@ class CarouselPanel extends VariantPanel {
       if (event.kind === "draw") await fly(this.stockEl, chip, null);
       else if (event.kind === "meld") {
         const laid = (event.detail.from_hand || "").split(" ").filter(Boolean).length;
-        bubble(chip, `Melds ${laid} card${laid === 1 ? "" : "s"}`);
+        bubble(chip, t("carousel.bubble.meld", { count: laid }));
         this.meldsEl.querySelectorAll(".meld").forEach((el) => { el.classList.add("fresh"); setTimeout(() => el.classList.remove("fresh"), 1200); });
-      } else if (event.kind === "knock") bubble(chip, "Knock!");
-      else if (event.kind === "went_out") bubble(chip, "Out!");
+      } else if (event.kind === "knock") bubble(chip, t("gin.bubble.knock"));
+      else if (event.kind === "went_out") bubble(chip, t("carousel.bubble.went_out"));
     }
   }
 
@@ -470,25 +457,25 @@ class CarouselPanel extends VariantPanel {
   showReveal(result) {
     const v = this.view;
     const name = (s) => this.name(s);
-    const who = result.knocker == null ? "No knock: the stock ran out." : `${name(result.knocker)} ${REASON_WORDS[result.reason]}.`;
-    const title = `${who} ${result.winners.map(name).join(" and ")} win${result.winners.length === 1 ? "s" : ""} the hand.`;
+    const who = result.knocker == null ? t("carousel.reveal.stock_out") : t(`carousel.reveal.${result.reason}`, { name: name(result.knocker) });
+    const title = `${who} ${t("carousel.reveal.winners", { names: listOf(result.winners.map(name)), count: result.winners.length })}`;
     this.openReveal({
-      label: "Hand", number: result.hand, outcome: result.reason, title,
+      label: "reveal.hand", number: result.hand, outcome: result.reason, title,
       body: [
         h("table", { class: "reveal-table" },
-          h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards left"), h("th", { class: "num" }, "Value"), h("th", { class: "num" }, "Points"))),
+          h("thead", {}, h("tr", {}, h("th", {}, t("reveal.player")), h("th", {}, t("reveal.cards_left")), h("th", { class: "num" }, t("carousel.reveal.value")), h("th", { class: "num" }, t("carousel.reveal.points")))),
           h("tbody", {}, result.hands.map((cards, seat) => h("tr", { class: result.winners.includes(seat) ? "winner" : "" },
-            h("td", {}, name(seat), seat === result.knocker ? h("small", { class: "muted" }, result.reason === "went_out" ? " (went out)" : " (knocked)") : null),
+            h("td", {}, name(seat), seat === result.knocker ? h("small", { class: "muted" }, ` ${t(result.reason === "went_out" ? "carousel.reveal.went_out_note" : "carousel.reveal.knocked_note")}`) : null),
             h("td", {}, h("div", { class: "reveal-cards" }, sortCards(cards, "suit").map((c) => cardElement(c, { extraClass: "table-card" })))),
             h("td", { class: "num" }, `${result.values[seat]}`),
             h("td", { class: "num" }, result.points[seat] ? `+${result.points[seat]}` : "0"))))),
-        h("p", { class: "scores" }, `Scores: ${v.scores.map((s, i) => `${name(i)} ${s}`).join(" · ")}`),
+        h("p", { class: "scores" }, t("reveal.scores", { scores: v.scores.map((s, i) => `${name(i)} ${s}`).join(" · ") })),
       ],
       finalResult: (final) => [
-        h("h3", {}, `${final.winners.map(name).join(" and ")} win${final.winners.length === 1 ? "s" : ""} the game!`),
-        h("p", {}, `Totals with bonuses: ${final.totals.map((t, s) => `${name(s)} ${t}`).join(" · ")}`),
+        h("h3", {}, t("reveal.wins_game", { names: listOf(final.winners.map(name)), count: final.winners.length })),
+        h("p", {}, t("reveal.totals_with_bonuses", { totals: final.totals.map((total, s) => `${name(s)} ${total}`).join(" · ") })),
       ],
-      next: "Next hand",
+      next: t("reveal.next_hand"),
     });
   }
 }

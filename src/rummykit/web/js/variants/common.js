@@ -4,6 +4,7 @@
 // player's own order of their hand (auto-sort or drag to reorder). No rule lives here.
 import { cardElement, sortCards } from "../cards.js";
 import { fill, h } from "../api.js";
+import { t } from "../i18n.js";
 
 export const REDUCED_MOTION = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -25,12 +26,12 @@ export function opponentsRow(view, ctx, { bottom, isBot, extra = () => null }) {
     },
       h("div", { class: "player-head" },
         h("b", {}, ctx.seatName(seat)),
-        h("span", { class: "muted", "data-testid": "opponent-count" }, ` ${player.hand_size} card${player.hand_size === 1 ? "" : "s"}`),
-        toAct ? h("span", { class: "thinking" }, isBot(seat) ? " thinking…" : " to play") : null),
+        h("span", { class: "muted", "data-testid": "opponent-count" }, ` ${t("common.cards", { count: player.hand_size })}`),
+        toAct ? h("span", { class: "thinking" }, ` ${isBot(seat) ? t("common.thinking") : t("common.to_play")}`) : null),
       h("div", { class: "mini-fan", "aria-hidden": "true" },
         Array.from({ length: backs }, () => cardElement(null, { extraClass: "tiny" }))),
       h("div", { class: "chip-foot" },
-        h("span", { class: "score-badge" }, `${view.scores[seat]} pts`),
+        h("span", { class: "score-badge" }, t("common.points", { count: view.scores[seat] })),
         extra(seat, player)));
   });
 }
@@ -73,7 +74,7 @@ export function chooseDialog(text, choices) {
         h("div", { class: "choice-list" }, choices.map((c, i) => h("button", {
           class: i === 0 ? "primary" : "secondary", "data-testid": `choice-${i}`, onclick: () => close(c.value),
         }, c.label))),
-        h("div", { class: "dialog-buttons" }, h("button", { class: "secondary", onclick: () => close(null) }, "Cancel"))));
+        h("div", { class: "dialog-buttons" }, h("button", { class: "secondary", onclick: () => close(null) }, t("common.cancel")))));
     document.body.appendChild(overlay);
   });
 }
@@ -137,7 +138,7 @@ export function fillPiles(view, stockEl, discardEl) {
   const under = pile.length > 1 ? pile[pile.length - 2] : null;
   fill(discardEl,
     under ? cardElement(under, { extraClass: "under" }) : null,
-    top ? cardElement(top) : h("div", { class: "card empty" }, h("span", {}, "discard")),
+    top ? cardElement(top) : h("div", { class: "card empty" }, h("span", {}, t("common.discard_pile_empty"))),
     h("span", { class: "pile-count" }, pile.length ? `${pile.length}` : ""));
   return top;
 }
@@ -172,13 +173,52 @@ export class VariantPanel {
     this.info = null;
     this.busy = false;
     this.seenKey = `rummykit:${variant}:seen:${ctx.tableId}`;
+    // The parts every table has; each panel lays them out with its own.
+    this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": t("common.stock") });
+    this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
+    this.toolbarEl = h("div", { class: "hand-toolbar" });
+    this.handEl = h("div", { class: "hand", "data-testid": "hand" });
+    this.actionsEl = h("div", { class: "hand-actions", "data-testid": "actions" });
+    this.sheetEl = h("aside", { class: "score-sheet card-panel", "data-testid": "score-sheet" });
     this.order = new HandOrder({
       sortKey: `rummykit:${variant}:sort`,
       orderKey: ctx.seat == null ? null : `rummykit:${variant}:order:${ctx.tableId}:${ctx.seat}`,
-      modes: sorts.map(([mode]) => mode),
+      modes: sorts,
       fallback,
     });
   }
+
+  /** A whole view from the table shell (on joining, or after a resync). */
+  snapshot(view, info) {
+    this.setView(view, info);
+    this.followView(null, null);
+    this.render();
+    this.maybeReveal();
+    this.afterRender();
+  }
+
+  /** An accepted move: the new view drawn, another player's move animated (a move of
+   * ours marked), and the reveal once a hand has ended. */
+  async update(message, info) {
+    const before = this.view;
+    this.setView(message.view, info);
+    this.followView(before, message);
+    this.render();
+    if (message.actor !== this.ctx.seat) await this.animate(message.events, message.actor);
+    else this.markOwnMove(message.events);
+    if (this.view.last_result_hand > (before ? before.last_result_hand : 0)) this.maybeReveal();
+    this.afterRender();
+  }
+
+  /** Keep what the panel holds (a selection, an editor) in step with a new view;
+   * `before` and `message` are null for a snapshot. */
+  followView(before, message) { /* nothing to keep by default */ }
+
+  /** Our own move was accepted (the others' are animated by `animate`). */
+  markOwnMove(events) { /* nothing to mark by default */ }
+
+  /** After drawing: work that waits for the server (a live check). */
+  afterRender() { /* nothing by default */ }
 
   /** Take a view from the table shell; the player's own order of the hand follows it. */
   setView(view, info) {
@@ -241,7 +281,8 @@ export class VariantPanel {
   /**
    * The end-of-hand dialog: `title`, the panel's `body`, and the game's final result
    * (`finalResult(final)`) once it is over. Closing it remembers hand `number` as seen;
-   * `label` names a hand ("Hand", "Round") and `next` the close button while play goes on.
+   * `label` is the message id that names a hand ("Hand {number}") and `next` the close
+   * button while play goes on.
    */
   openReveal({ label, number, outcome, title, body, finalResult, next }) {
     document.querySelectorAll(".overlay.reveal").forEach((el) => el.remove());
@@ -249,13 +290,13 @@ export class VariantPanel {
     const close = () => { localStorage.setItem(this.seenKey, String(number)); overlay.remove(); };
     const overlay = h("div", { class: "overlay reveal", "data-testid": "reveal", "data-outcome": outcome },
       h("div", { class: "dialog wide" },
-        h("p", { class: "muted" }, `${label} ${number}`),
+        h("p", { class: "muted" }, t(label, { number })),
         h("h2", { "data-testid": "reveal-title" }, title),
         ...body,
         final ? h("div", { class: "final", "data-testid": "final" }, ...finalResult(final)) : null,
         h("div", { class: "dialog-buttons" },
-          final && this.mySeat != null ? h("button", { class: "secondary", "data-testid": "reveal-rematch", onclick: () => { close(); this.ctx.rematch(); } }, "Rematch") : null,
-          h("button", { class: "primary", "data-testid": "reveal-close", onclick: close }, final ? "Close" : next))));
+          final && this.mySeat != null ? h("button", { class: "secondary", "data-testid": "reveal-rematch", onclick: () => { close(); this.ctx.rematch(); } }, t("common.rematch")) : null,
+          h("button", { class: "primary", "data-testid": "reveal-close", onclick: close }, final ? t("common.close") : next))));
     document.body.appendChild(overlay);
   }
 }
@@ -339,15 +380,15 @@ export class HandOrder {
 
   /** The sort buttons; `onChange()` redraws the hand. */
   buttons(modes, onChange) {
-    return h("div", { class: "sort-buttons", role: "group", "aria-label": "sort the hand" },
-      modes.map(([mode, label]) => h("button", {
+    return h("div", { class: "sort-buttons", role: "group", "aria-label": t("sort.label") },
+      modes.map((mode) => h("button", {
         type: "button", class: `chip ${this.mode === mode ? "active" : ""}`, "data-testid": `sort-${mode}`,
         "aria-pressed": String(this.mode === mode),
         onclick: () => { this.sortBy(mode); onChange(); },
-      }, label)),
+      }, t(`sort.${mode}`))),
       this.custom ? h("span", {
-        class: "chip own-order", "data-testid": "sort-custom", title: "your order: drag cards to move them, or sort again",
-      }, "Your order") : null);
+        class: "chip own-order", "data-testid": "sort-custom", title: t("sort.custom_help"),
+      }, t("sort.custom")) : null);
   }
 }
 

@@ -4,10 +4,10 @@
 // one of the legal actions listed in it.
 import { cardElement, cardName, sortCards } from "../cards.js";
 import { clear, fill, h } from "../api.js";
+import { t } from "../i18n.js";
 import { VariantPanel, bubble, fillPiles, fly } from "./common.js";
 
-const SORTS = [["melds", "Melds"], ["suit", "Suit"], ["rank", "Rank"]];
-const OUTCOME_WORDS = { knock: "knock", undercut: "undercut", gin: "gin", big_gin: "big gin", draw: "drawn" };
+const SORTS = ["melds", "suit", "rank"];
 /** Gin's two-seat table shows larger cards, so they fly larger. */
 const LARGE_CARD = { maxWidth: 90, fallbackWidth: 60, duration: 320 };
 
@@ -21,16 +21,10 @@ class GinPanel extends VariantPanel {
   constructor(root, ctx) {
     super(ctx, "gin", { sorts: SORTS, fallback: "melds" });
     this.selected = null;
-    this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": "stock" });
-    this.discardEl = h("button", { class: "pile discard", "data-testid": "discard-pile", type: "button", "aria-label": "discard pile" });
-    this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
+    this.discardEl = h("button", { class: "pile discard", "data-testid": "discard-pile", type: "button", "aria-label": t("common.discard_pile") });
     this.centerActions = h("div", { class: "center-actions" });
     this.opponentEl = h("section", { class: "player-box opponent", "data-testid": "opponent" });
-    this.handEl = h("div", { class: "hand", "data-testid": "hand" });
-    this.toolbarEl = h("div", { class: "hand-toolbar" });
-    this.actionsEl = h("div", { class: "hand-actions", "data-testid": "actions" });
     this.meEl = h("section", { class: "player-box me" }, this.toolbarEl, this.handEl, this.actionsEl);
-    this.sheetEl = h("aside", { class: "score-sheet card-panel", "data-testid": "score-sheet" });
     this.el = h("div", { class: "gin-table" },
       h("div", { class: "felt" },
         this.opponentEl,
@@ -42,19 +36,9 @@ class GinPanel extends VariantPanel {
 
   // -- entry points from the table shell --------------------------------------------------
 
-  snapshot(view, info) {
-    this.setView(view, info);
-    this.render();
-    this.maybeReveal();
-  }
-
-  async update(message, info) {
-    this.setView(message.view, info);
-    if (message.actor === this.ctx.seat) this.selected = null;
-    if (this.selected && !this.view.hand.includes(this.selected)) this.selected = null;
-    this.render();
-    if (message.actor !== this.ctx.seat) await this.animate(message.events, message.actor);
-    if (message.events.some((e) => e.kind === "hand_scored" || e.kind === "hand_drawn")) this.maybeReveal();
+  followView(before, message) {
+    if (message && message.actor === this.ctx.seat) this.selected = null;
+    if (this.selected && !(this.view.hand || []).includes(this.selected)) this.selected = null;
   }
 
   // -- helpers -------------------------------------------------------------------------------
@@ -88,8 +72,8 @@ class GinPanel extends VariantPanel {
     fill(this.opponentEl,
       h("div", { class: "player-head" },
         h("b", {}, this.name(seat)),
-        h("span", { class: "muted", "data-testid": "opponent-count" }, ` ${player.hand_size} cards`),
-        toAct ? h("span", { class: "thinking" }, this.isBot(seat) ? " thinking…" : " to play") : null),
+        h("span", { class: "muted", "data-testid": "opponent-count" }, ` ${t("common.cards", { count: player.hand_size })}`),
+        toAct ? h("span", { class: "thinking" }, ` ${this.isBot(seat) ? t("common.thinking") : t("common.to_play")}`) : null),
       backs);
     this.opponentEl.classList.toggle("to-act", toAct);
   }
@@ -102,28 +86,28 @@ class GinPanel extends VariantPanel {
       || (this.selected && !!this.legal("discard", this.selected)));
     this.stockEl.classList.toggle("clickable", canStock);
     this.discardEl.classList.toggle("clickable", Boolean(canPile));
-    this.stockEl.setAttribute("aria-label", `stock, ${v.stock_size} cards${canStock ? ", click to draw" : ""}`);
-    this.discardEl.setAttribute("aria-label", top ? `discard pile, ${cardName(top)} on top` : "empty discard pile");
+    this.stockEl.setAttribute("aria-label", t(canStock ? "gin.stock_label_draw" : "gin.stock_label", { count: v.stock_size }));
+    this.discardEl.setAttribute("aria-label", top ? t("gin.discard_label", { card: cardName(top) }) : t("gin.discard_label_empty"));
   }
 
   renderPrompt() {
     const v = this.view;
     let text;
-    if (v.is_over) text = "The match is over.";
-    else if (this.mySeat == null) text = `${this.name(v.current_player)} to play.`;
-    else if (!this.myTurn) text = `${this.name(v.current_player)} ${this.isBot(v.current_player) ? "is thinking…" : "to play."}`;
-    else if (v.phase === "offer") text = "Take the upcard (click the discard pile) or pass.";
-    else if (v.phase === "draw") text = this.legal("draw_discard") ? "Draw: click the stock or the discard pile." : "Draw from the stock (the first draw after both passed).";
-    else if (v.phase === "discard") text = "Discard: click a card, then click it again or drag it onto the pile.";
-    else if (v.phase === "layoff") text = "Show your melds and lay off onto the knocker's melds.";
+    if (v.is_over) text = t("gin.prompt.over");
+    else if (this.mySeat == null) text = t("prompt.to_play", { name: this.name(v.current_player) });
+    else if (!this.myTurn) text = t(this.isBot(v.current_player) ? "prompt.thinking" : "prompt.to_play", { name: this.name(v.current_player) });
+    else if (v.phase === "offer") text = t("gin.prompt.offer");
+    else if (v.phase === "draw") text = this.legal("draw_discard") ? t("gin.prompt.draw") : t("gin.prompt.draw_stock_only");
+    else if (v.phase === "discard") text = t("gin.prompt.discard");
+    else if (v.phase === "layoff") text = t("gin.prompt.layoff");
     else text = "";
     this.promptEl.textContent = text;
     clear(this.centerActions);
     if (this.myTurn && this.legal("pass")) {
-      this.centerActions.append(h("button", { class: "secondary", "data-testid": "pass", disabled: this.busy, onclick: () => this.send(this.legal("pass")) }, "Pass"));
+      this.centerActions.append(h("button", { class: "secondary", "data-testid": "pass", disabled: this.busy, onclick: () => this.send(this.legal("pass")) }, t("gin.pass")));
     }
     if (this.myTurn && this.legal("lay_off")) {
-      this.centerActions.append(h("button", { class: "primary", "data-testid": "lay-off", onclick: () => this.send(this.legal("lay_off")) }, "Show melds and lay off"));
+      this.centerActions.append(h("button", { class: "primary", "data-testid": "lay-off", onclick: () => this.send(this.legal("lay_off")) }, t("gin.lay_off")));
     }
   }
 
@@ -137,14 +121,14 @@ class GinPanel extends VariantPanel {
     if (this.myTurn && v.phase === "discard" && Object.keys(after).length) {
       if (this.selected && after[this.selected] !== undefined) {
         deadwood = after[this.selected];
-        note = ` after discarding ${this.selected}`;
+        note = ` ${t("gin.after_discarding", { card: this.selected })}`;
       } else {
         deadwood = Math.min(...Object.entries(after).filter(([c]) => c !== v.taken_card).map(([, d]) => d));
-        note = " after your best discard";
+        note = ` ${t("gin.after_best_discard")}`;
       }
     }
     fill(this.toolbarEl,
-      h("span", { class: "deadwood" }, "Deadwood ", h("b", { "data-testid": "deadwood" }, String(deadwood)), h("small", { class: "muted" }, note)),
+      h("span", { class: "deadwood" }, t("gin.deadwood"), " ", h("b", { "data-testid": "deadwood" }, String(deadwood)), h("small", { class: "muted" }, note)),
       sorts);
   }
 
@@ -177,7 +161,7 @@ class GinPanel extends VariantPanel {
         const meld = meldOf.get(card);
         const el = cardElement(card, { extraClass: meld != null ? `in-meld meld-${meld % 4}` : "deadwood-card" });
         if (card === this.selected) el.classList.add("selected");
-        if (card === v.taken_card) { el.classList.add("taken"); el.title = "taken from the pile this turn: it cannot be discarded now"; }
+        if (card === v.taken_card) { el.classList.add("taken"); el.title = t("gin.taken_title"); }
         if (after[card] !== undefined) el.dataset.after = after[card];
         if (this.myTurn && this.legal("discard", card)) el.classList.add("discardable");
         box.append(el);
@@ -206,13 +190,13 @@ class GinPanel extends VariantPanel {
     const bigGin = this.legal("big_gin");
     fill(this.actionsEl,
       h("button", { class: "secondary", "data-testid": "discard", disabled: !discard || this.busy, onclick: () => this.send(discard) },
-        selected ? `Discard ${selected}` : "Discard"),
+        selected ? t("gin.discard_card", { card: selected }) : t("gin.discard")),
       h("button", {
         class: "primary", "data-testid": "knock", disabled: !knock || after[selected] === 0 || this.busy,
         onclick: () => this.knock(selected),
-      }, knock && after[selected] !== 0 ? `Knock (${after[selected]})` : "Knock"),
-      ginCard ? h("button", { class: "primary gin", "data-testid": "gin", disabled: this.busy, onclick: () => this.gin(ginCard) }, "Gin!") : null,
-      bigGin ? h("button", { class: "primary gin", "data-testid": "big-gin", disabled: this.busy, onclick: () => this.bigGin() }, "Big gin!") : null);
+      }, knock && after[selected] !== 0 ? t("gin.knock_with", { deadwood: after[selected] }) : t("gin.knock")),
+      ginCard ? h("button", { class: "primary gin", "data-testid": "gin", disabled: this.busy, onclick: () => this.gin(ginCard) }, t("gin.gin")) : null,
+      bigGin ? h("button", { class: "primary gin", "data-testid": "big-gin", disabled: this.busy, onclick: () => this.bigGin() }, t("gin.big_gin")) : null);
   }
 
   renderSheet() {
@@ -221,25 +205,25 @@ class GinPanel extends VariantPanel {
     const seats = [0, 1];
     const rows = sheet.rows.map((r) => h("tr", {},
       h("td", {}, String(r.hand)),
-      h("td", {}, OUTCOME_WORDS[r.outcome] || r.outcome),
+      h("td", {}, t(`gin.outcome.${r.outcome}`)),
       seats.map((s) => h("td", { class: "num" }, r.winner === s ? `+${r.points}` : "")),
       seats.map((s) => h("td", { class: "num muted" }, String(r.running[s])))));
     const final = sheet.final;
     const foot = final ? [
-      h("tr", {}, h("td", { colspan: 2 }, "game bonus"), seats.map((s) => h("td", { class: "num" }, String(final.game_bonus[s]))), h("td", { colspan: 2 })),
-      h("tr", {}, h("td", { colspan: 2 }, "line bonus"), seats.map((s) => h("td", { class: "num" }, String(final.line_bonus[s]))), h("td", { colspan: 2 })),
-      final.shutout ? h("tr", {}, h("td", { colspan: 6 }, "shutout: hand points doubled")) : null,
-      h("tr", { class: "total" }, h("td", { colspan: 2 }, "total"), seats.map((s) => h("td", { class: "num", "data-testid": `total-${s}` }, String(final.totals[s]))), h("td", { colspan: 2 })),
+      h("tr", {}, h("td", { colspan: 2 }, t("gin.sheet.game_bonus")), seats.map((s) => h("td", { class: "num" }, String(final.game_bonus[s]))), h("td", { colspan: 2 })),
+      h("tr", {}, h("td", { colspan: 2 }, t("gin.sheet.line_bonus")), seats.map((s) => h("td", { class: "num" }, String(final.line_bonus[s]))), h("td", { colspan: 2 })),
+      final.shutout ? h("tr", {}, h("td", { colspan: 6 }, t("gin.sheet.shutout"))) : null,
+      h("tr", { class: "total" }, h("td", { colspan: 2 }, t("gin.sheet.total")), seats.map((s) => h("td", { class: "num", "data-testid": `total-${s}` }, String(final.totals[s]))), h("td", { colspan: 2 })),
     ] : [];
     fill(this.sheetEl,
-      h("h3", {}, "Score sheet"),
+      h("h3", {}, t("sheet.title")),
       h("p", { class: "scores", "data-testid": "scores" },
-        `${this.name(0)} ${v.scores[0]} · ${this.name(1)} ${v.scores[1]}`, h("small", { class: "muted" }, ` (to ${sheet.target})`)),
+        `${this.name(0)} ${v.scores[0]} · ${this.name(1)} ${v.scores[1]}`, h("small", { class: "muted" }, ` ${t("gin.sheet.target", { target: sheet.target })}`)),
       h("table", {},
-        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, ""), seats.map((s) => h("th", { class: "num" }, this.name(s))), h("th", { colspan: 2, class: "num muted" }, "running"))),
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, ""), seats.map((s) => h("th", { class: "num" }, this.name(s))), h("th", { colspan: 2, class: "num muted" }, t("gin.sheet.running")))),
         h("tbody", {}, rows),
         h("tfoot", {}, foot)),
-      v.is_over && this.mySeat != null ? h("button", { class: "primary", "data-testid": "rematch", onclick: () => this.ctx.rematch() }, "Rematch") : null);
+      v.is_over && this.mySeat != null ? h("button", { class: "primary", "data-testid": "rematch", onclick: () => this.ctx.rematch() }, t("common.rematch")) : null);
   }
 
   // -- moves -----------------------------------------------------------------------------------
@@ -248,7 +232,7 @@ class GinPanel extends VariantPanel {
     if (!this.myTurn) return;
     const action = this.legal("draw_stock");
     if (action) this.send(action);
-    else if (this.legal("take_upcard")) this.ctx.toast("First take the upcard or pass.", "info");
+    else if (this.legal("take_upcard")) this.ctx.toast(t("gin.toast.upcard_first"), "info");
   }
 
   onDiscardPile() {
@@ -256,7 +240,7 @@ class GinPanel extends VariantPanel {
     if (this.selected && this.legal("discard", this.selected)) { this.send(this.legal("discard", this.selected)); return; }
     const action = this.legal("take_upcard") || this.legal("draw_discard");
     if (action) this.send(action);
-    else if (this.view.phase === "discard") this.ctx.toast("Choose a card to discard first.", "info");
+    else if (this.view.phase === "discard") this.ctx.toast(t("gin.toast.choose_discard"), "info");
   }
 
   onCardClick(card) {
@@ -264,7 +248,7 @@ class GinPanel extends VariantPanel {
     if (this.myTurn && v.phase === "discard" && this.selected === card) {
       const discard = this.legal("discard", card);
       if (discard) { this.send(discard); return; }
-      if (card === v.taken_card) this.ctx.toast(`You took ${card} from the pile this turn; it cannot be discarded now.`);
+      if (card === v.taken_card) this.ctx.toast(t("gin.toast.taken_card", { card }));
       return;
     }
     this.selected = this.selected === card ? null : card;
@@ -278,18 +262,18 @@ class GinPanel extends VariantPanel {
     const action = this.legal("knock", card);
     if (!action) return;
     const deadwood = (this.view.discard_deadwood || {})[card];
-    if (await this.ctx.confirm(`Knock, laying ${card} face down? Your deadwood will be ${deadwood}.`, { yes: "Knock" })) this.send(action);
+    if (await this.ctx.confirm(t("gin.confirm.knock", { card, deadwood }), { yes: t("gin.knock") })) this.send(action);
   }
 
   async gin(card) {
     const action = this.legal("knock", card);
     if (!action) return;
-    if (await this.ctx.confirm(`Go gin, laying ${card} face down? All your other cards are melded.`, { yes: "Gin!" })) this.send(action);
+    if (await this.ctx.confirm(t("gin.confirm.gin", { card }), { yes: t("gin.gin") })) this.send(action);
   }
 
   async bigGin() {
     const action = this.legal("big_gin");
-    if (action && await this.ctx.confirm("Declare big gin with all 11 cards melded?", { yes: "Big gin!" })) this.send(action);
+    if (action && await this.ctx.confirm(t("gin.confirm.big_gin"), { yes: t("gin.big_gin") })) this.send(action);
   }
 
   // -- drag to reorder or discard ----------------------------------------------------------
@@ -301,7 +285,7 @@ class GinPanel extends VariantPanel {
         if (!target || !this.discardEl.contains(target)) return false;
         const discard = this.myTurn && this.legal("discard", card);
         if (discard) this.send(discard);
-        else if (this.myTurn && this.view.phase === "discard") this.ctx.toast(card === this.view.taken_card ? `You took ${card} from the pile this turn; it cannot be discarded now.` : `${card} cannot be discarded now.`);
+        else if (this.myTurn && this.view.phase === "discard") this.ctx.toast(t(card === this.view.taken_card ? "gin.toast.taken_card" : "gin.toast.cannot_discard", { card }));
         return true;
       },
     });
@@ -316,10 +300,7 @@ class GinPanel extends VariantPanel {
       if (event.kind === "take_upcard" || event.kind === "draw_discard") await fly(this.discardEl, opponent, event.card, LARGE_CARD);
       else if (event.kind === "draw_stock") await fly(this.stockEl, opponent, null, LARGE_CARD);
       else if (event.kind === "discard") await fly(opponent, this.discardEl, event.card, LARGE_CARD);
-      else if (event.kind === "pass") bubble(this.opponentEl, "Pass");
-      else if (event.kind === "knock") bubble(this.opponentEl, "Knock!");
-      else if (event.kind === "gin") bubble(this.opponentEl, "Gin!");
-      else if (event.kind === "big_gin") bubble(this.opponentEl, "Big gin!");
+      else if (["pass", "knock", "gin", "big_gin"].includes(event.kind)) bubble(this.opponentEl, t(`gin.bubble.${event.kind}`));
     }
   }
 
@@ -329,12 +310,12 @@ class GinPanel extends VariantPanel {
     const v = this.view;
     const name = (s) => this.name(s);
     let title;
-    if (result.outcome === "draw") title = "Drawn hand: the stock ran down. No score.";
-    else if (result.outcome === "gin") title = `${name(result.knocker)} goes gin!`;
-    else if (result.outcome === "big_gin") title = `${name(result.knocker)} goes big gin!`;
-    else if (result.outcome === "undercut") title = `${name(1 - result.knocker)} undercuts ${name(result.knocker)}!`;
-    else title = `${name(result.knocker)} knocks with ${result.knocker_deadwood} deadwood.`;
-    const points = result.winner == null ? "No points this hand." : `${name(result.winner)} scores ${result.points}.`;
+    if (result.outcome === "draw") title = t("gin.reveal.draw");
+    else if (result.outcome === "gin") title = t("gin.reveal.gin", { name: name(result.knocker) });
+    else if (result.outcome === "big_gin") title = t("gin.reveal.big_gin", { name: name(result.knocker) });
+    else if (result.outcome === "undercut") title = t("gin.reveal.undercut", { name: name(1 - result.knocker), knocker: name(result.knocker) });
+    else title = t("gin.reveal.knock", { name: name(result.knocker), deadwood: result.knocker_deadwood });
+    const points = result.winner == null ? t("gin.reveal.no_points") : t("gin.reveal.scores", { name: name(result.winner), points: result.points });
     const seatsInOrder = result.knocker == null ? [0, 1] : [result.knocker, 1 - result.knocker];
     const layoffsOn = new Map();
     for (const [card, index] of result.layoffs || []) {
@@ -359,26 +340,26 @@ class GinPanel extends VariantPanel {
         deadwood = result.defender_deadwood;
       }
       return h("div", { class: "reveal-seat", "data-seat": seat },
-        h("h4", {}, name(seat), seat === result.knocker && result.knock_card ? h("small", { class: "muted" }, ` (knock card ${result.knock_card})`) : null),
+        h("h4", {}, name(seat), seat === result.knocker && result.knock_card ? h("small", { class: "muted" }, ` ${t("gin.reveal.knock_card", { card: result.knock_card })}`) : null),
         h("div", { class: "hand reveal-hand" },
           groups.map((g, i) => h("div", { class: `group meld meld-${i % 4}` },
             g.cards.map((c) => cardElement(c, { extraClass: `in-meld meld-${i % 4}` })),
             g.laid.map((c) => cardElement(c, { extraClass: "laid-off" })))),
           deadwoodCards.length ? h("div", { class: "group deadwood" }, deadwoodCards.map((c) => cardElement(c, { extraClass: "deadwood-card" }))) : null),
-        deadwood == null ? null : h("p", { class: "muted" }, `deadwood ${deadwood}`));
+        deadwood == null ? null : h("p", { class: "muted" }, t("gin.reveal.deadwood", { deadwood })));
     };
     this.openReveal({
-      label: "Hand", number: handNumber, outcome: result.outcome, title,
+      label: "reveal.hand", number: handNumber, outcome: result.outcome, title,
       body: [
         h("p", { class: "reveal-points", "data-testid": "reveal-points" }, points),
         seatsInOrder.map(showSeat),
-        h("p", { class: "scores" }, `Scores: ${name(0)} ${v.scores[0]} · ${name(1)} ${v.scores[1]}`),
+        h("p", { class: "scores" }, t("reveal.scores", { scores: `${name(0)} ${v.scores[0]} · ${name(1)} ${v.scores[1]}` })),
       ],
       finalResult: (final) => [
-        h("h3", {}, final.winner == null ? "The match is tied." : `${name(final.winner)} wins the match!`),
-        h("p", {}, `Totals with bonuses: ${name(0)} ${final.totals[0]} · ${name(1)} ${final.totals[1]}`),
+        h("h3", {}, final.winner == null ? t("gin.reveal.tied") : t("gin.reveal.wins_match", { name: name(final.winner) })),
+        h("p", {}, t("reveal.totals_with_bonuses", { totals: `${name(0)} ${final.totals[0]} · ${name(1)} ${final.totals[1]}` })),
       ],
-      next: "Next hand",
+      next: t("reveal.next_hand"),
     });
   }
 }

@@ -7,16 +7,34 @@
 // the server to check one) and shows what comes back.
 import { cardElement, faceOf, isJoker, sortCards } from "../cards.js";
 import { clear, fill, h } from "../api.js";
+import { language, listOf, t } from "../i18n.js";
+import { errorText } from "../refusals.js";
 import { VariantPanel, bubble, busyWhile, chooseDialog, fillPiles, fly, opponentsRow } from "./common.js";
 
-const OUTCOME_WORDS = { out: "went out", blocked: "blocked" };
-const SORTS = [["suit", "Suit"], ["rank", "Rank"]];
+const SORTS = ["suit", "rank"];
 
 export function createPanel(root, ctx) {
   return new RamiPanel(root, ctx);
 }
 
 function splitCards(text) { return Array.isArray(text) ? text : (text ? text.split(" ").filter(Boolean) : []); }
+
+/** A combination's name from its kind and cards ("run 6S-9S", "set of 9s"), said in the
+ * reader's language rather than taken from the server's English `name`. */
+function comboName(combo) {
+  const cards = combo.cards.map(faceOf);
+  return t(combo.kind === "run" ? "rami.combo.run" : "rami.combo.set", { first: cards[0], last: cards[cards.length - 1], cards: cards.join(" ") });
+}
+
+/** A Rami action in words (the hint's suggested move), from its fields: what it does,
+ * its card or combinations, and the combination it goes onto. */
+function actionWords(action) {
+  const parts = [t(`action.${action.kind}`)];
+  if (action.card) parts.push(faceOf(action.card));
+  if (action.combos) parts.push(action.combos.map((c) => splitCards(c).map(faceOf).join(" ")).join(" + "));
+  if (typeof action.target === "number") parts.push(`→ #${action.target + 1}`);
+  return parts.join(" ");
+}
 
 class RamiPanel extends VariantPanel {
   constructor(root, ctx) {
@@ -27,16 +45,10 @@ class RamiPanel extends VariantPanel {
     this.checkNumber = 0;
     this.advice = null;
     this.opponentsEl = h("section", { class: "opponents", "data-testid": "opponents" });
-    this.stockEl = h("button", { class: "pile stock", "data-testid": "stock", type: "button", "aria-label": "stock" });
-    this.discardEl = h("button", { class: "pile discard", "data-testid": "discard-pile", type: "button", "aria-label": "discard pile" });
-    this.promptEl = h("p", { class: "prompt", "data-testid": "prompt" });
-    this.tableEl = h("section", { class: "combos", "data-testid": "rami-table", "aria-label": "combinations on the table" });
+    this.discardEl = h("button", { class: "pile discard", "data-testid": "discard-pile", type: "button", "aria-label": t("common.discard_pile") });
+    this.tableEl = h("section", { class: "combos", "data-testid": "rami-table", "aria-label": t("rami.table_label") });
     this.builderEl = h("div", { class: "builder", "data-testid": "builder" });
-    this.toolbarEl = h("div", { class: "hand-toolbar" });
-    this.handEl = h("div", { class: "hand", "data-testid": "hand" });
-    this.actionsEl = h("div", { class: "hand-actions", "data-testid": "actions" });
     this.adviceEl = h("p", { class: "advice", "data-testid": "advice" });
-    this.sheetEl = h("aside", { class: "score-sheet card-panel", "data-testid": "score-sheet" });
     this.el = h("div", { class: "rami-table variant-table" },
       h("div", { class: "felt" },
         this.opponentsEl,
@@ -59,25 +71,14 @@ class RamiPanel extends VariantPanel {
 
   // -- entry points from the table shell ------------------------------------------------
 
-  snapshot(view, info) {
-    this.setView(view, info);
+  followView(before, message) {
+    if (message && (message.actor === this.ctx.seat || before.round_number !== this.view.round_number)) this.advice = null;
     this.keepSelection();
-    this.render();
-    this.maybeReveal();
-    this.refreshCheck();
   }
 
-  async update(message, info) {
-    const before = this.view;
-    this.setView(message.view, info);
-    if (message.actor === this.ctx.seat || (before && before.round_number !== this.view.round_number)) this.advice = null;
-    this.keepSelection();
-    this.render();
-    if (message.actor !== this.ctx.seat) await this.animate(message.events, message.actor);
-    else this.flashCombos(message.events);
-    if (this.view.last_result_hand > (before ? before.last_result_hand : 0)) this.maybeReveal();
-    this.refreshCheck();
-  }
+  markOwnMove(events) { this.flashCombos(events); }
+
+  afterRender() { this.refreshCheck(); }
 
   // -- helpers ----------------------------------------------------------------------------
 
@@ -104,7 +105,7 @@ class RamiPanel extends VariantPanel {
     fill(this.opponentsEl, ...opponentsRow(v, this.ctx, {
       bottom: this.mySeat == null ? 0 : this.mySeat,
       isBot: (s) => this.isBot(s),
-      extra: (seat, player) => h("span", { class: `opened-badge ${player.opened ? "yes" : ""}` }, player.opened ? "opened" : "not opened"),
+      extra: (seat, player) => h("span", { class: `opened-badge ${player.opened ? "yes" : ""}` }, player.opened ? t("rami.opened") : t("rami.not_opened")),
     }));
     this.renderPiles();
     this.renderPrompt();
@@ -134,16 +135,16 @@ class RamiPanel extends VariantPanel {
   renderPrompt() {
     const v = this.view;
     let text;
-    if (v.is_over) text = "The game is over.";
-    else if (!this.myTurn) text = `${this.name(v.current_player)} ${this.isBot(v.current_player) ? "is thinking…" : "to play."}`;
-    else if (v.phase === "draw") text = "Draw: click the stock or the discard pile.";
-    else if (v.phase === "play" && !v.opened) text = `Select cards, combine them, and open with ${v.threshold} points or more. Or discard to end your turn.`;
-    else if (v.phase === "play") text = "Lay combinations, lay off onto the table (click or drag a card onto a combination), then discard.";
-    else if (v.phase === "discard") text = "Discard: click a card twice, or drag it onto the pile.";
+    if (v.is_over) text = t("prompt.game_over");
+    else if (!this.myTurn) text = t(this.isBot(v.current_player) ? "prompt.thinking" : "prompt.to_play", { name: this.name(v.current_player) });
+    else if (v.phase === "draw") text = t("rami.prompt.draw");
+    else if (v.phase === "play" && !v.opened) text = t("rami.prompt.open", { threshold: v.threshold });
+    else if (v.phase === "play") text = t("rami.prompt.play");
+    else if (v.phase === "discard") text = t("rami.prompt.discard");
     else text = "";
     this.promptEl.textContent = text;
-    const info = [`Round ${v.round_number}`, `opening ${v.threshold}`];
-    if (v.refills) info.push(`reshuffles ${v.refills}/${v.max_reshuffles}`);
+    const info = [t("reveal.round", { number: v.round_number }), t("rami.info.opening", { threshold: v.threshold })];
+    if (v.refills) info.push(t("rami.info.reshuffles", { refills: v.refills, max: v.max_reshuffles }));
     this.promptEl.title = info.join(" · ");
   }
 
@@ -156,13 +157,13 @@ class RamiPanel extends VariantPanel {
         class: `combo ${combo.owner === this.mySeat ? "mine" : ""} ${plays.length ? "fits" : ""}`,
         "data-index": combo.index, "data-owner": combo.owner, "data-testid": `combo-${combo.index}`,
         role: "button", tabindex: 0,
-        "aria-label": `combination ${combo.index + 1}: ${combo.name}, ${this.name(combo.owner)}`,
+        "aria-label": t("rami.combo.label", { number: combo.index + 1, name: comboName(combo), owner: this.name(combo.owner) }),
       },
         h("div", { class: "combo-head" },
           h("b", {}, `#${combo.index + 1}`), ` ${this.name(combo.owner)} · `, h("span", { class: "muted" }, `${combo.value}`)),
         h("div", { class: "combo-cards" }, combo.cards.map((c) => cardElement(c, { extraClass: "table-card" }))));
     });
-    fill(this.tableEl, combos.length ? combos : h("p", { class: "muted empty-table" }, "No combination on the table yet."));
+    fill(this.tableEl, combos.length ? combos : h("p", { class: "muted empty-table" }, t("rami.table_empty")));
   }
 
   renderBuilder() {
@@ -180,8 +181,8 @@ class RamiPanel extends VariantPanel {
         class: `staged ${part.valid === false ? "invalid" : ""} ${i >= staged ? "selection" : ""}`, "data-testid": `staged-${i}`,
       },
         h("div", { class: "combo-cards" }, part.cards.map((c) => cardElement(c, { extraClass: "table-card" }))),
-        h("small", {}, part.valid === false ? "not a combination" : part.value == null ? "…" : `${part.value}${i >= staged ? " (selected)" : ""}`),
-        i < staged ? h("button", { class: "chip", type: "button", "aria-label": "return these cards to the hand", onclick: () => this.unstage(i) }, "✕") : null))),
+        h("small", {}, part.valid === false ? t("rami.builder.invalid") : part.value == null ? "…" : (i >= staged ? t("rami.builder.selected", { value: part.value }) : `${part.value}`)),
+        i < staged ? h("button", { class: "chip", type: "button", "aria-label": t("rami.builder.unstage"), onclick: () => this.unstage(i) }, "✕") : null))),
       h("p", {
         class: `opening-status ${check && check.reaches ? "reaches" : ""}`, "data-testid": "opening-status",
         "data-total": check ? check.total : "", "data-reaches": check ? String(Boolean(check.reaches)) : "",
@@ -190,31 +191,33 @@ class RamiPanel extends VariantPanel {
 
   statusText(check) {
     const v = this.view;
-    if (v.phase === "draw") return `Select the cards that ${faceOf(v.upcard || "")} joins, then click the pile to take it and open.`;
-    if (!check) return "Checking…";
+    if (v.phase === "draw") return t("rami.status.take_and_open", { card: faceOf(v.upcard || "") });
+    if (!check) return t("rami.status.checking");
     if (!v.opened) {
-      if (check.ok) return `Opening total ${check.total} of ${check.threshold}: ready to open.`;
+      if (check.ok) return t("rami.status.ready", { total: check.total, threshold: check.threshold });
       const invalid = (check.combos || []).find((p) => p.valid === false);
-      if (invalid) return `${invalid.cards.join(" ")}: ${invalid.reason}`;
-      if (check.total < check.threshold) return `Opening total ${check.total} of ${check.threshold}: ${check.threshold - check.total} more needed.`;
-      return check.error ? check.error.message : "";
+      // The server says why in English only: other languages get the general sentence.
+      if (invalid && language() === "en" && invalid.reason) return `${invalid.cards.join(" ")}: ${invalid.reason}`;
+      if (invalid) return t("rami.status.invalid", { cards: invalid.cards.map(faceOf).join(" ") });
+      if (check.total < check.threshold) return t("rami.status.short", { total: check.total, threshold: check.threshold, missing: check.threshold - check.total });
+      return check.error ? errorText(check.error) : "";
     }
-    if (check.ok) return `A combination worth ${check.total}.`;
-    return check.error ? check.error.message : "";
+    if (check.ok) return t("rami.status.worth", { total: check.total });
+    return check.error ? errorText(check.error) : "";
   }
 
   renderToolbar() {
     const v = this.view;
     fill(this.toolbarEl,
       h("div", { class: "hand-info" },
-        h("b", {}, this.mySeat == null ? "Watching" : "Your hand"),
-        this.mySeat == null ? null : h("span", { class: "muted" }, ` ${v.hand.length} card${v.hand.length === 1 ? "" : "s"} · ${v.hand_value} points in hand${v.opened ? " · opened" : ""}`)),
+        h("b", {}, this.mySeat == null ? t("common.watching") : t("common.your_hand")),
+        this.mySeat == null ? null : h("span", { class: "muted" }, ` ${t("common.cards", { count: v.hand.length })} · ${t("rami.hand_points", { count: v.hand_value })}${v.opened ? ` · ${t("rami.opened")}` : ""}`)),
       this.mySeat == null ? null : this.order.buttons(SORTS, () => { this.renderHand(); this.renderToolbar(); }));
   }
 
   renderHand() {
     const v = this.view;
-    if (this.mySeat == null) { fill(this.handEl, h("p", { class: "muted" }, "Spectators see the table, never a hand.")); return; }
+    if (this.mySeat == null) { fill(this.handEl, h("p", { class: "muted" }, t("common.spectator_hand"))); return; }
     const cards = this.order.arrange(this.handCards());
     const element = (c) => cardElement(c, {
       extraClass: [this.selected.has(c) ? "selected" : "", c === v.taken_card ? "taken" : ""].join(" "),
@@ -243,29 +246,29 @@ class RamiPanel extends VariantPanel {
         buttons.push(h("button", {
           class: "secondary", "data-testid": "combine", disabled: this.busy,
           onclick: () => (v.opened ? this.meld(selected) : this.stage(selected)),
-        }, v.opened ? `Lay ${selected.length} cards as a combination` : "Set aside as a combination"));
+        }, v.opened ? t("rami.lay_combination", { count: selected.length }) : t("rami.set_aside")));
       }
       if (!v.opened && this.candidateCombos().length) {
         const check = this.check && this.check.forKey === JSON.stringify(this.candidateCombos()) ? this.check : null;
         buttons.push(h("button", {
           class: "primary", "data-testid": "open", disabled: !(check && check.ok) || this.busy,
           onclick: () => this.open(),
-        }, check && check.total ? `Open with ${check.total}` : "Open"));
+        }, check && check.total ? t("rami.open_with", { total: check.total }) : t("rami.open")));
       }
-      if (this.staged.length) buttons.push(h("button", { class: "secondary", "data-testid": "clear-builder", onclick: () => { this.staged = []; this.afterSelection(); } }, "Take back"));
-      if (this.legal("end_play")) buttons.push(h("button", { class: "secondary", "data-testid": "end-play", disabled: this.busy, onclick: () => this.send(this.legal("end_play")) }, "End play"));
+      if (this.staged.length) buttons.push(h("button", { class: "secondary", "data-testid": "clear-builder", onclick: () => { this.staged = []; this.afterSelection(); } }, t("rami.take_back")));
+      if (this.legal("end_play")) buttons.push(h("button", { class: "secondary", "data-testid": "end-play", disabled: this.busy, onclick: () => this.send(this.legal("end_play")) }, t("rami.end_play")));
     }
     if (v.phase === "draw" && this.info.rules.discard_must_be_melded && !v.opened && selected.length >= 2) {
       // Set combinations aside to open with, the pile's top card joining the last one.
-      buttons.push(h("button", { class: "secondary", "data-testid": "combine", onclick: () => this.stage(selected) }, "Set aside as a combination"));
+      buttons.push(h("button", { class: "secondary", "data-testid": "combine", onclick: () => this.stage(selected) }, t("rami.set_aside")));
     }
     if (v.phase === "draw" && this.info.rules.discard_must_be_melded && this.staged.length) {
-      buttons.push(h("button", { class: "secondary", "data-testid": "clear-builder", onclick: () => { this.staged = []; this.afterSelection(); } }, "Take back"));
+      buttons.push(h("button", { class: "secondary", "data-testid": "clear-builder", onclick: () => { this.staged = []; this.afterSelection(); } }, t("rami.take_back")));
     }
     if (selected.length === 1 && this.canDiscardSoon()) {
-      buttons.push(h("button", { class: "primary", "data-testid": "discard", disabled: this.busy, onclick: () => this.discard(selected[0]) }, `Discard ${faceOf(selected[0])}`));
+      buttons.push(h("button", { class: "primary", "data-testid": "discard", disabled: this.busy, onclick: () => this.discard(selected[0]) }, t("gin.discard_card", { card: faceOf(selected[0]) })));
     }
-    buttons.push(h("button", { class: "secondary", "data-testid": "hint", disabled: this.busy, onclick: () => this.askHint() }, "Hint"));
+    buttons.push(h("button", { class: "secondary", "data-testid": "hint", disabled: this.busy, onclick: () => this.askHint() }, t("common.hint")));
     this.actionsEl.append(...buttons);
   }
 
@@ -273,17 +276,18 @@ class RamiPanel extends VariantPanel {
     const v = this.view;
     const sheet = v.score_sheet;
     const seats = v.players.map((p) => p.seat);
-    const goal = sheet.end_mode === "rounds" ? `${sheet.rounds} round${sheet.rounds === 1 ? "" : "s"}` : sheet.end_mode === "elimination" ? `out at ${sheet.limit}` : `game to ${sheet.limit}`;
+    const goal = sheet.end_mode === "rounds" ? t("rami.sheet.rounds", { count: sheet.rounds })
+      : sheet.end_mode === "elimination" ? t("rami.sheet.elimination", { limit: sheet.limit }) : t("sheet.game_to", { count: sheet.limit });
     fill(this.sheetEl,
-      h("h3", {}, "Penalties ", h("small", { class: "muted" }, `(${goal}; low wins)`)),
+      h("h3", {}, t("rami.sheet.title"), " ", h("small", { class: "muted" }, t("rami.sheet.goal", { goal }))),
       h("table", {},
-        h("thead", {}, h("tr", {}, h("th", {}, "Round"), seats.map((s) => h("th", { class: "num" }, this.name(s))))),
+        h("thead", {}, h("tr", {}, h("th", {}, t("rami.sheet.round")), seats.map((s) => h("th", { class: "num" }, this.name(s))))),
         h("tbody", {},
           sheet.rows.map((row) => h("tr", {},
-            h("td", {}, `${row.round}`, row.rami_sec ? " (rami sec)" : row.outcome === "blocked" ? " (blocked)" : ""),
+            h("td", {}, `${row.round}`, row.rami_sec ? ` ${t("rami.sheet.rami_sec")}` : row.outcome === "blocked" ? ` ${t("rami.sheet.blocked")}` : ""),
             seats.map((s) => h("td", { class: `num ${row.winners.includes(s) ? "winner" : ""}` }, `${row.penalties[s]}`)))),
-          h("tr", { class: "total" }, h("td", {}, "Total"), seats.map((s) => h("td", { class: "num", "data-testid": `total-${s}` }, `${v.scores[s]}`))))),
-      sheet.final ? h("p", { class: "final-line" }, `Winner: ${sheet.final.winners.map((s) => this.name(s)).join(", ")}`) : null);
+          h("tr", { class: "total" }, h("td", {}, t("sheet.total")), seats.map((s) => h("td", { class: "num", "data-testid": `total-${s}` }, `${v.scores[s]}`))))),
+      sheet.final ? h("p", { class: "final-line" }, t("sheet.winner", { names: listOf(sheet.final.winners.map((s) => this.name(s))) })) : null);
   }
 
   // -- what the selected card can do on a combination (the server's lists) --------------
@@ -348,8 +352,8 @@ class RamiPanel extends VariantPanel {
     if (take) { this.send(take); return; }
     if (this.view.phase === "draw" && this.info.rules.discard_must_be_melded && this.view.upcard) { this.takeAndLay(); return; }
     if (this.selected.size === 1 && this.canDiscardSoon()) { this.discard([...this.selected][0]); return; }
-    if (this.view.phase === "draw") this.ctx.toast("Draw from the stock: the discard pile cannot be taken now.", "info");
-    else this.ctx.toast("Select the card to discard first.", "info");
+    if (this.view.phase === "draw") this.ctx.toast(t("rami.toast.draw_stock"), "info");
+    else this.ctx.toast(t("rami.toast.select_discard"), "info");
   }
 
   /** With ``discard_must_be_melded`` the top card is taken together with the play that
@@ -358,7 +362,7 @@ class RamiPanel extends VariantPanel {
     const v = this.view;
     const selected = [...this.selected];
     if (selected.length < 2) {
-      this.ctx.toast("The top card must be laid at once: select the cards it goes with, then click the pile.", "info");
+      this.ctx.toast(t("rami.toast.lay_top_card"), "info");
       return;
     }
     const withTop = sortCards([...selected, v.upcard], "suit").join(" ");
@@ -409,7 +413,7 @@ class RamiPanel extends VariantPanel {
 
   async onCombination(index) {
     if (!this.myTurn || this.selected.size !== 1) {
-      if (this.myTurn && this.view.phase === "play") this.ctx.toast("Select one card of your hand, then click the combination to lay it off (or swap it for the joker).", "info");
+      if (this.myTurn && this.view.phase === "play") this.ctx.toast(t("rami.toast.select_one"), "info");
       return;
     }
     await this.layOn([...this.selected][0], index);
@@ -423,7 +427,7 @@ class RamiPanel extends VariantPanel {
       const swaps = plays.filter((p) => p.kind === "swap_joker");
       if (swaps.length === 1) action = swaps[0];
       else if (swaps.length > 1) {
-        action = await chooseDialog(`Give ${faceOf(card)} for the joker of combination #${index + 1}. Where does the joker go?`,
+        action = await chooseDialog(t("rami.swap.question", { card: faceOf(card), number: index + 1 }),
           swaps.map((s) => ({ value: s, label: this.jokerDestination(s) })));
         if (!action) return;
       }
@@ -436,10 +440,10 @@ class RamiPanel extends VariantPanel {
   jokerDestination(swap) {
     if (swap.joker_target != null) {
       const combo = this.view.table[swap.joker_target];
-      return `Onto #${swap.joker_target + 1} (${combo ? combo.name : ""})`;
+      return t("rami.swap.onto", { number: swap.joker_target + 1, name: combo ? comboName(combo) : "" });
     }
-    if (swap.joker_cards) return `A new combination with ${splitCards(swap.joker_cards).map(faceOf).join(" ")}`;
-    return "Keep it in my hand";
+    if (swap.joker_cards) return t("rami.swap.new", { cards: splitCards(swap.joker_cards).map(faceOf).join(" ") });
+    return t("rami.swap.keep");
   }
 
   async askHint() {
@@ -452,21 +456,21 @@ class RamiPanel extends VariantPanel {
     const lines = [];
     if (!advice.opened) {
       if (advice.opening) {
-        lines.push(`Best opening: ${advice.opening.combos.map((c) => c.map(faceOf).join(" ")).join(" + ")} = ${advice.opening.value}.`);
+        lines.push(t("rami.hint.opening", { combos: advice.opening.combos.map((c) => c.map(faceOf).join(" ")).join(" + "), value: advice.opening.value }));
         if (this.myTurn && v.phase === "play") {
           // Set the solver's combinations aside in the builder, ready to open.
           this.staged = advice.opening.combos.map((c) => [...c]);
           this.selected.clear();
         }
-      } else lines.push(`No opening reaches ${v.threshold} with this hand yet.`);
+      } else lines.push(t("rami.hint.no_opening", { threshold: v.threshold }));
     } else {
-      if (advice.melds && advice.melds.length) lines.push(`Combinations to lay: ${advice.melds.map((c) => c.map(faceOf).join(" ")).join(" + ")}.`);
+      if (advice.melds && advice.melds.length) lines.push(t("rami.hint.melds", { combos: advice.melds.map((c) => c.map(faceOf).join(" ")).join(" + ") }));
       const layoffs = (advice.moves || []).filter((m) => m.kind === "layoff");
-      if (layoffs.length) lines.push(`Lay off: ${layoffs.map((m) => `${faceOf(m.card)} on #${m.target + 1}`).join(", ")}.`);
+      if (layoffs.length) lines.push(t("rami.hint.layoffs", { moves: listOf(layoffs.map((m) => t("rami.hint.layoff", { card: faceOf(m.card), number: m.target + 1 }))) }));
       const swaps = (advice.moves || []).filter((m) => m.kind === "swap_joker");
-      if (swaps.length) lines.push(`Joker swap: ${faceOf(swaps[0].card)} for the joker of #${swaps[0].target + 1}.`);
+      if (swaps.length) lines.push(t("rami.hint.swap", { card: faceOf(swaps[0].card), number: swaps[0].target + 1 }));
     }
-    if (advice.suggestion) lines.push(`Suggested move: ${advice.suggestion.text.replace(/_/g, " ")}.`);
+    if (advice.suggestion) lines.push(t("rami.hint.suggestion", { move: actionWords(advice.suggestion.action) }));
     this.advice = lines.join(" ");
     this.adviceEl.textContent = this.advice;
     this.afterSelection();
@@ -488,7 +492,7 @@ class RamiPanel extends VariantPanel {
         if (!target || !this.discardEl.contains(target)) return false;
         if (!this.myTurn) return true;
         if (this.canDiscardSoon()) this.discard(card);
-        else this.ctx.toast("Discarding comes after the draw.", "info");
+        else this.ctx.toast(t("rami.toast.discard_after_draw"), "info");
         return true;
       },
     });
@@ -516,10 +520,10 @@ class RamiPanel extends VariantPanel {
       if (event.kind === "draw_stock") await fly(this.stockEl, chip, null);
       else if (event.kind === "take_discard") await fly(this.discardEl, chip, event.card);
       else if (event.kind === "discard") await fly(chip, this.discardEl, event.card);
-      else if (event.kind === "open") bubble(chip, `Opens with ${event.detail.value}!`);
-      else if (event.kind === "meld") bubble(chip, "Lays a combination");
-      else if (event.kind === "layoff") bubble(chip, `Lays off ${event.card || ""}`);
-      else if (event.kind === "swap_joker") bubble(chip, "Swaps a joker!");
+      else if (event.kind === "open") bubble(chip, t("rami.bubble.open", { value: event.detail.value }));
+      else if (event.kind === "meld") bubble(chip, t("rami.bubble.meld"));
+      else if (event.kind === "layoff") bubble(chip, t("rami.bubble.layoff", { card: event.card ? faceOf(event.card) : "" }));
+      else if (event.kind === "swap_joker") bubble(chip, t("rami.bubble.swap_joker"));
     }
     this.flashCombos(events);
   }
@@ -530,24 +534,24 @@ class RamiPanel extends VariantPanel {
     const v = this.view;
     const name = (s) => this.name(s);
     let title;
-    if (result.outcome === "out") title = `${name(result.winners[0])} goes out${result.rami_sec ? ": rami sec!" : "!"}`;
-    else title = `Blocked round (${result.blocked_reason === "turns" ? "too many turns" : "the stock ran out"}): lowest hand ${result.winners.map(name).join(", ")}.`;
+    if (result.outcome === "out") title = t(result.rami_sec ? "rami.reveal.rami_sec" : "rami.reveal.out", { name: name(result.winners[0]) });
+    else title = t(result.blocked_reason === "turns" ? "rami.reveal.blocked_turns" : "rami.reveal.blocked_stock", { names: listOf(result.winners.map(name)) });
     this.openReveal({
-      label: "Round", number: result.round, outcome: result.outcome, title,
+      label: "reveal.round", number: result.round, outcome: result.outcome, title,
       body: [
         h("table", { class: "reveal-table" },
-          h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Cards left"), h("th", { class: "num" }, "Penalty"), h("th", { class: "num" }, "Total"))),
+          h("thead", {}, h("tr", {}, h("th", {}, t("reveal.player")), h("th", {}, t("reveal.cards_left")), h("th", { class: "num" }, t("rami.reveal.penalty")), h("th", { class: "num" }, t("sheet.total")))),
           h("tbody", {}, result.hands.map((cards, seat) => h("tr", { "data-seat": seat, class: result.winners.includes(seat) ? "winner" : "" },
-            h("td", {}, name(seat), result.opened[seat] ? "" : h("small", { class: "muted" }, " (never opened)")),
+            h("td", {}, name(seat), result.opened[seat] ? "" : h("small", { class: "muted" }, ` ${t("rami.reveal.never_opened")}`)),
             h("td", {}, h("div", { class: "reveal-cards" }, sortCards(cards, "suit").map((c) => cardElement(c, { extraClass: "table-card" })))),
             h("td", { class: "num" }, `${result.penalties[seat]}`),
             h("td", { class: "num" }, `${v.scores[seat]}`))))),
       ],
       finalResult: (final) => [
-        h("h3", {}, `${final.winners.map(name).join(" and ")} win${final.winners.length === 1 ? "s" : ""} the game!`),
-        h("p", {}, `Totals: ${final.totals.map((t, s) => `${name(s)} ${t}`).join(" · ")}`),
+        h("h3", {}, t("reveal.wins_game", { names: listOf(final.winners.map(name)), count: final.winners.length })),
+        h("p", {}, t("reveal.totals", { totals: final.totals.map((total, s) => `${name(s)} ${total}`).join(" · ") })),
       ],
-      next: "Next round",
+      next: t("reveal.next_round"),
     });
   }
 }
