@@ -33,6 +33,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_env.py --quick    # 10,000
     .venv/bin/python benchmarks/bench_env.py --profile  # cProfile of the PettingZoo loop
     .venv/bin/python benchmarks/bench_env.py --profile rami
+    .venv/bin/python benchmarks/bench_env.py --only carousel --steps 50000   # its rows only
 """
 
 from __future__ import annotations
@@ -340,6 +341,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-peers", action="store_true", help="rummykit's rows only")
     parser.add_argument("--no-rami", action="store_true", help="skip the Rami rows")
     parser.add_argument("--no-carousel", action="store_true", help="skip the Carousel rows")
+    parser.add_argument(
+        "--only", choices=("gin", "rami", "carousel"), help="one game's rows (no peers but gin's)"
+    )
     parser.add_argument("--peers-python", type=Path, default=DEFAULT_PEER_PYTHON)
     args = parser.parse_args(argv)
     steps = args.steps or (10_000 if args.quick else 100_000)
@@ -351,19 +355,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return 0
 
+    if args.only:
+        args.no_rami = args.only != "rami"
+        args.no_carousel = args.only != "carousel"
     rows: list[tuple[str, dict[str, float]]] = []
-    for label, play in (
+    gin_rows = (
         ("rummykit engine (GinHand)", engine_play),
         ("rummykit table (241 ids, no observation)", table_play),
         ("rummykit pettingzoo gin_v0", pettingzoo_play),
         ("rummykit pettingzoo gin_v0 (np.flatnonzero)", pettingzoo_flat_play),
         ("rummykit gymnasium GinEnv vs random bot", gymnasium_play),
         ("rummykit openspiel python_rummykit_gin", openspiel_play("python_rummykit_gin")),
-    ):
+    )
+    for label, play in gin_rows if args.only in (None, "gin") else ():
         progress(f"{label}: {steps} steps")
         rows.append((label, timed(play, steps, args.seed)))
     notes = ""
-    if not args.no_peers:
+    if not args.no_peers and args.only in (None, "gin"):
         report, notes = run_peers(args.peers_python, steps, args.seed)
         titles = {
             "openspiel": "OpenSpiel gin_rummy + observation_tensor",
@@ -404,10 +412,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress(f"{label}: {carousel_steps} steps")
             carousel_rows.append((label, timed(play, carousel_steps, args.seed)))
 
-    rates = print_rows(
-        f"Gin environment steps per second ({steps:,} steps per row, random legal actions)",
-        rows,
-        "steps/hand",
+    rates = (
+        print_rows(
+            f"Gin environment steps per second ({steps:,} steps per row, random legal actions)",
+            rows,
+            "steps/hand",
+        )
+        if rows
+        else {}
     )
     ours = rates.get("rummykit pettingzoo gin_v0")
     rlcard = rates.get("RLCard gin-rummy env.step")

@@ -91,6 +91,18 @@ def _natural_rank_suit(card: int) -> tuple[int, int]:
     return face % 13 + 1, face // 13
 
 
+class _Shown:
+    """A meld's notation for an error message, written out only if one is raised."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: tuple[Card, ...]) -> None:
+        self.cards = cards
+
+    def __format__(self, spec: str) -> str:
+        return format(format_cards(self.cards), spec)
+
+
 def check_meld(meld_cards: Sequence[int], rules: MeldRules) -> Meld:
     """Validate ``cards`` as one meld under ``rules``; return it with jokers resolved.
 
@@ -98,7 +110,7 @@ def check_meld(meld_cards: Sequence[int], rules: MeldRules) -> Meld:
         InvalidMeldError: the cards are not a legal set or run, with the reason.
     """
     cards = tuple(Card(c) for c in meld_cards)
-    shown = format_cards(cards)
+    shown = _Shown(cards)  # formatted only when an error names the meld
     if len(cards) < rules.min_size:
         raise InvalidMeldError(
             f"{shown} is not a meld: at least {rules.min_size} cards are needed",
@@ -155,7 +167,7 @@ def check_meld(meld_cards: Sequence[int], rules: MeldRules) -> Meld:
     )
 
 
-def _as_set(cards: tuple[Card, ...], stand_ins: StandIns, rules: MeldRules, shown: str) -> Meld:
+def _as_set(cards: tuple[Card, ...], stand_ins: StandIns, rules: MeldRules, shown: _Shown) -> Meld:
     if len(cards) > rules.max_set_size:
         raise InvalidMeldError(
             f"{shown} is not a set: at most {rules.max_set_size} cards",
@@ -191,7 +203,7 @@ def _as_set(cards: tuple[Card, ...], stand_ins: StandIns, rules: MeldRules, show
     return Meld("set", cards, tuple(faces), rank, None)
 
 
-def _as_run(cards: tuple[Card, ...], stand_ins: StandIns, rules: MeldRules, shown: str) -> Meld:
+def _as_run(cards: tuple[Card, ...], stand_ins: StandIns, rules: MeldRules, shown: _Shown) -> Meld:
     if len(cards) > rules.max_run_size:
         raise InvalidMeldError(
             f"{shown} is not a run: at most {rules.max_run_size} cards",
@@ -266,7 +278,7 @@ def _cyclic_span(ranks: list[int]) -> int:
     return 13 - widest_gap + 1
 
 
-def _run_gap_error(shown: str, ranks: list[int], jokers: int) -> Meld:
+def _run_gap_error(shown: _Shown, ranks: list[int], jokers: int) -> Meld:
     names = " ".join(RANKS[(r - 1) % 13] for r in ranks)
     if jokers:
         raise InvalidMeldError(

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from rummykit.cards import format_card
+from rummykit.rl.table import ActionNames
 
 __all__ = [
     "DRAW",
@@ -98,34 +99,33 @@ MELD_CARDS: Final[dict[int, tuple[int, ...]]] = {
 """The faces of each new-meld id (52-151)."""
 _MELD_ID: Final = {frozenset(faces): action_id for action_id, faces in MELD_CARDS.items()}
 
-_NAMES: Final = {
-    DRAW: "Draw",
-    END_TURN: "End turn",
-    KNOCK: "Knock",
-    PLACE_BEST: "Place (best)",
-    PLACE_MOST: "Place (most cards)",
-    PLACE_FEW_CHANGES: "Place (few changes)",
-}
 
-
-def _strings() -> tuple[str, ...]:
+def _families() -> list[str]:
     names = [f"Lay off {format_card(face)}" for face in range(SET_BASE)]
     for action_id in range(SET_BASE, DRAW):
         kind = "Set" if action_id < RUN_BASE else "Run"
         names.append(f"{kind} " + " ".join(format_card(f) for f in MELD_CARDS[action_id]))
-    names += [_NAMES[action_id] for action_id in range(DRAW, NUM_ACTIONS)]
-    return tuple(names)
+    return names
 
 
-_STRINGS: Final = _strings()
-assert len(_STRINGS) == NUM_ACTIONS
+_NAMES: Final = ActionNames(
+    "carousel",
+    _families(),
+    {
+        DRAW: "Draw",
+        END_TURN: "End turn",
+        KNOCK: "Knock",
+        PLACE_BEST: "Place (best)",
+        PLACE_MOST: "Place (most cards)",
+        PLACE_FEW_CHANGES: "Place (few changes)",
+    },
+    NUM_ACTIONS,
+)
 
 
 def action_string(action_id: int) -> str:
     """A readable name of an action id."""
-    if not 0 <= action_id < NUM_ACTIONS:
-        raise ValueError(f"carousel action ids are 0-{NUM_ACTIONS - 1}, not {action_id!r}")
-    return _STRINGS[action_id]
+    return _NAMES.name(action_id)
 
 
 def set_id(faces: Sequence[int]) -> int:

@@ -138,7 +138,9 @@ def simple_melds(
 ) -> dict[int, CarouselAction]:
     """The legal lay-off and new-meld ids of a hand (``cards``), each with its layout.
 
-    One card per face is used (the lowest id: copies are alike to the players)."""
+    One card per face is used (the lowest id: copies are alike to the players). The
+    layouts are built from the engine's own cards (``table`` and ``cards`` hold
+    :class:`~rummykit.cards.Card`), so they need no conversion."""
     by_face: dict[int, Card] = {}
     for card in sorted(cards):
         face = card & _FACE
@@ -156,7 +158,7 @@ def simple_melds(
                     continue
                 layout = list(table)
                 layout[index] = (*table[index], by_face[face])
-                found[action_id] = CarouselAction.meld(layout)
+                found[action_id] = CarouselAction("meld", tuple(layout))
     present = [face in by_face for face in range(JOKER_FACE)]
     for rank in range(13):
         suits = [suit for suit in range(4) if present[suit * 13 + rank]]
@@ -166,7 +168,7 @@ def simple_melds(
             faces3 = [suit * 13 + rank for suit in suits if suit != missing]
             if len(faces3) == 3 and not (limited and _over(shown, faces3, decks)):
                 meld = tuple(by_face[face] for face in faces3)
-                found[SET_BASE + 4 * rank + missing] = CarouselAction.meld([*table, meld])
+                found[SET_BASE + 4 * rank + missing] = CarouselAction("meld", (*table, meld))
     for suit in range(4):
         base = suit * 13
         for low in range(12):
@@ -175,7 +177,7 @@ def simple_melds(
                 if limited and _over(shown, faces3, decks):
                     continue
                 meld = tuple(by_face[face] for face in faces3)
-                found[RUN_BASE + 12 * suit + low] = CarouselAction.meld([*table, meld])
+                found[RUN_BASE + 12 * suit + low] = CarouselAction("meld", (*table, meld))
     return found
 
 

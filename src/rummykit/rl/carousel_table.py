@@ -45,7 +45,9 @@ from rummykit.games.carousel import (
     CarouselRules,
     Placement,
     best_placement,
+    can_place,
     new_hand,
+    tries_quick_path,
 )
 from rummykit.rl.carousel_actions import (
     DRAW,
@@ -104,12 +106,23 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
         rules_ = self.rules
         self.decks = rules_.decks_for(players)
         self._meld_rules = rules_.meld_rules
-        self._facts: tuple[object, TableFacts | None] = (None, None)
-        self._placeable: dict[int, tuple[object, frozenset[int], bool]] = {}
-        """Per seat, the solver's last answer: (table, hand, a card can be laid)."""
         self._values_positive = rules_.ace_high_value > 0 and rules_.joker_value > 0
-        self._best: tuple[int, Placement | None] = (-1, None)
-        """The best placement the mask search found, and the version it is for."""
+        self._forget()
+
+    _facts: tuple[object, TableFacts | None]
+    """The facts of a table, and the table they are of."""
+    _placeable: dict[int, tuple[object, frozenset[int], bool]]
+    """Per seat, the last search's answer: (table, hand, a card can be laid)."""
+    _searched: tuple[object, dict[int, Placement]]
+    """The placements searched in one state (the deal, at ``_searched_version``), by id."""
+    _searched_version: int
+
+    def _forget(self) -> None:
+        """Drop every answer kept about the table and the hands."""
+        self._facts = (None, None)
+        self._placeable = {}
+        self._searched = (None, {})
+        self._searched_version = -1
 
     def action_string(self, action_id: int) -> str:
         return action_string(action_id)
@@ -146,31 +159,42 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
         return {"scores": list(game.scores), "hand": game.hand_number}
 
     def _macro(self, action_id: int) -> CarouselAction:
-        """A placement, searched only when chosen (the best one may be known already)."""
+        """A placement, searched only when chosen, once per state (``action_for`` then
+        ``step`` search once; "few changes" is the best placement itself unless the
+        solver would try its quick layout first)."""
         hand = self.deal
         rules = self.rules
-        version, best = self._best
-        if action_id == PLACE_BEST and version == self.version and best is not None:
-            return CarouselAction.meld(best.layout)
-        placement = best_placement(
-            hand.table,
-            hand.hands[hand.current_player],
-            rules=self._meld_rules,
-            decks=self.decks,
-            joker_copy_limit=rules.joker_copy_limit,
-            joker_value=rules.joker_value,
-            objective="count" if action_id == PLACE_MOST else "value",
-            few_changes=action_id == PLACE_FEW_CHANGES,
-        )
-        assert placement is not None, "the solver found a placement for one objective only"
+        table, cards = hand.table, hand.hands[hand.current_player]
+        kept, searched = self._searched
+        if kept is not hand or self._searched_version != self.version:
+            searched = {}
+            self._searched = (hand, searched)
+            self._searched_version = self.version
+        few_changes = action_id == PLACE_FEW_CHANGES
+        if few_changes and not tries_quick_path(
+            table, cards, rules=self._meld_rules, few_changes=True
+        ):
+            action_id, few_changes = PLACE_BEST, False
+        placement = searched.get(action_id)
+        if placement is None:
+            found = best_placement(
+                table,
+                cards,
+                rules=self._meld_rules,
+                decks=self.decks,
+                joker_copy_limit=rules.joker_copy_limit,
+                joker_value=rules.joker_value,
+                objective="count" if action_id == PLACE_MOST else "value",
+                few_changes=few_changes,
+            )
+            assert found is not None, "the solver found a placement for one objective only"
+            placement = searched[action_id] = found
         return CarouselAction.meld(placement.layout)
 
     def _clone_into(self, other: CarouselTable) -> None:
         # The caches hold answers about this table's hands: a clone (or a resampled
         # deal, adopted by a clone) starts afresh.
-        other._facts = (None, None)
-        other._placeable = {}
-        other._best = (-1, None)
+        other._forget()
 
     def hidden_classes(self, seat: int) -> list[set[int]]:
         """The stock and the other hands: all hidden since the deal (Carousel has no
@@ -255,19 +279,14 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
                 # have to lay one of them, and none of them can join a meld.
                 placeable = False
             else:
-                rules = self.rules
-                placement = best_placement(
+                placeable = can_place(
                     table,
                     cards,
                     rules=self._meld_rules,
                     decks=self.decks,
-                    joker_copy_limit=rules.joker_copy_limit,
-                    joker_value=rules.joker_value,
+                    joker_copy_limit=self.rules.joker_copy_limit,
                 )
-                placeable = placement is not None and bool(placement.cards)
                 self._placeable[seat] = (table, held, placeable)
-                if placeable:
-                    self._best = (self.version, placement)
         if placeable:
             actions[PLACE_BEST] = None  # each placement is searched only when chosen
             actions[PLACE_MOST] = None

@@ -41,6 +41,7 @@ from __future__ import annotations
 from typing import Final
 
 from rummykit.cards import JOKER_FACE, face_of, format_card
+from rummykit.rl.table import ActionNames
 
 __all__ = [
     "DRAW_STOCK",
@@ -72,34 +73,29 @@ MELD: Final = DRAW_STOCK + 5
 MELD_KEEP_JOKERS: Final = DRAW_STOCK + 6
 NUM_ACTIONS: Final = DRAW_STOCK + 7
 
-_NAMES: Final = {
-    DRAW_STOCK: "Draw stock",
-    TAKE_DISCARD: "Take discard",
-    END_PLAY: "End play",
-    OPEN: "Open (best)",
-    OPEN_KEEP_JOKERS: "Open keeping jokers",
-    MELD: "Meld (best)",
-    MELD_KEEP_JOKERS: "Meld keeping jokers",
-}
-
-
-def _strings() -> tuple[str, ...]:
-    names = [f"Discard {format_card(face)}" for face in range(FACES)]
-    names += [f"Lay off {format_card(face)}" for face in range(FACES)]
-    names += [f"Swap {format_card(face)} for a joker" for face in range(JOKER_FACE)]
-    names += [_NAMES[action_id] for action_id in range(DRAW_STOCK, NUM_ACTIONS)]
-    return tuple(names)
-
-
-_STRINGS: Final = _strings()
-assert len(_STRINGS) == NUM_ACTIONS
+_NAMES: Final = ActionNames(
+    "rami",
+    [
+        *(f"Discard {format_card(face)}" for face in range(FACES)),
+        *(f"Lay off {format_card(face)}" for face in range(FACES)),
+        *(f"Swap {format_card(face)} for a joker" for face in range(JOKER_FACE)),
+    ],
+    {
+        DRAW_STOCK: "Draw stock",
+        TAKE_DISCARD: "Take discard",
+        END_PLAY: "End play",
+        OPEN: "Open (best)",
+        OPEN_KEEP_JOKERS: "Open keeping jokers",
+        MELD: "Meld (best)",
+        MELD_KEEP_JOKERS: "Meld keeping jokers",
+    },
+    NUM_ACTIONS,
+)
 
 
 def action_string(action_id: int) -> str:
     """A readable name of an action id."""
-    if not 0 <= action_id < NUM_ACTIONS:
-        raise ValueError(f"rami action ids are 0-{NUM_ACTIONS - 1}, not {action_id!r}")
-    return _STRINGS[action_id]
+    return _NAMES.name(action_id)
 
 
 def layoff_id(card: int) -> int:

@@ -260,6 +260,24 @@ def test_observation_hides_a_draw_from_the_other_seats() -> None:
     assert theirs.hand_sizes == (12, 10, 10)
 
 
+def test_observed_history_is_every_event_as_the_seat_sees_it() -> None:
+    """The kept per-seat views of the history match a fresh view at every step, in
+    clones, and after the history list is replaced."""
+    hand = new_hand(CarouselRules(), players=3, seed=11)
+    rng = random.Random(11)
+    for _ in range(60):
+        if hand.phase == "over":
+            break
+        for seat in range(3):
+            expected = tuple(event.seen_by(seat) for event in hand.history)
+            assert hand.observation(seat).history == expected
+        clone = hand.clone()
+        assert clone.observation(1).history == hand.observation(1).history
+        hand.apply(rng.choice(hand.legal_actions()))
+    hand.history = hand.history[:3]
+    assert hand.observation(0).history == tuple(e.seen_by(0) for e in hand.history[:3])
+
+
 SIMPLE_ACTIONS = [CarouselAction.draw(), CarouselAction.end_turn(), CarouselAction.knock()]
 
 

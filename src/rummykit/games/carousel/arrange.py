@@ -33,17 +33,23 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Final, Literal
 
-from rummykit.cards import Card
+from rummykit.cards import Card, is_joker_id
 from rummykit.errors import InvalidOptionError
-from rummykit.games.carousel.layout import as_melds, declared_face
-from rummykit.games.carousel.placement import Placement, objective_weights, split_hand
+from rummykit.games.carousel.layout import as_melds, split_hand
+from rummykit.games.carousel.placement import Placement, objective_weights
 from rummykit.games.carousel.placement_quick import quick_placement
 from rummykit.games.carousel.rank_dp_layout import lay_out
-from rummykit.games.carousel.rank_dp_problem import RankDpSolution, Region, make_region, rings
+from rummykit.games.carousel.rank_dp_problem import (
+    RankDpSolution,
+    Region,
+    make_region,
+    meld_shape,
+    rings,
+)
 from rummykit.games.carousel.rank_dp_select import compiled_in_use, dp_for
 from rummykit.melds import CAROUSEL_MELDS, MeldRules
 
-__all__ = ["Placement", "best_placement"]
+__all__ = ["Placement", "best_placement", "can_place", "tries_quick_path"]
 
 _QUICK_JOKER_TABLE: Final = 20
 """With a joker in the hand, tables of at least this many cards try it first too (a
@@ -109,21 +115,8 @@ def best_placement(
     """
     _check_arguments(rules, decks, objective)
     melds = as_melds(table)
+    shapes = [meld_shape(meld) for meld in melds]  # checks every table joker's declaration
     hand_cards = [Card(c) for c in hand]
-    real = [0] * 52
-    jokers = [0] * 52
-    for meld in melds:
-        for card in meld:
-            if card.is_joker:
-                jokers[declared_face(card, "on the table")] += 1
-            else:
-                real[card.face] += 1
-    hand_jokers = sum(1 for c in hand_cards if c.is_joker)
-    joker_count = sum(jokers) + hand_jokers
-    table_size = sum(len(m) for m in melds)
-    quick_first = table_size >= _QUICK_TABLE or (hand_jokers and table_size >= _QUICK_JOKER_TABLE)
-    if compiled_in_use() and not few_changes:
-        quick_first = False  # the compiled rank DP is faster than the quick moves
     exact = functools.partial(
         rank_dp_placement,
         table,
@@ -134,8 +127,13 @@ def best_placement(
         objective=objective,
         joker_value=joker_value,
     )
-    if not quick_first or joker_count > 2 or joker_count >= rules.min_size:
+    if not tries_quick_path(melds, hand_cards, rules=rules, few_changes=few_changes):
         return exact()
+    real = [0] * 52
+    jokers = [0] * 52
+    for faces, jokers_at, _run, _high in shapes:
+        for face, joker in zip(faces, jokers_at, strict=True):
+            (jokers if joker else real)[face] += 1
     quick = quick_placement(
         melds,
         hand_cards,
@@ -154,6 +152,72 @@ def best_placement(
     # The exact search only looks for layouts better than the quick one.
     better = exact(floor=quick.floor)
     return better if better is not None or not quick.floor else quick.fallback()
+
+
+def tries_quick_path(
+    table: Sequence[Sequence[int]],
+    hand: Sequence[int],
+    *,
+    rules: MeldRules = CAROUSEL_MELDS,
+    few_changes: bool = False,
+) -> bool:
+    """Whether :func:`best_placement` tries the quick layout before the rank DP. When
+    it does not, ``few_changes`` changes nothing: the answer is the rank DP's either way."""
+    table_size = 0
+    jokers = 0
+    for meld in table:
+        table_size += len(meld)
+        jokers += sum(1 for card in meld if is_joker_id(card))
+    hand_jokers = sum(1 for card in hand if is_joker_id(card))
+    quick_first = table_size >= _QUICK_TABLE or (hand_jokers and table_size >= _QUICK_JOKER_TABLE)
+    if compiled_in_use() and not few_changes:
+        quick_first = False  # the compiled rank DP is faster than the quick moves
+    joker_count = jokers + hand_jokers
+    return bool(quick_first) and joker_count <= 2 and joker_count < rules.min_size
+
+
+def can_place(
+    table: Sequence[Sequence[int]],
+    hand: Sequence[int],
+    *,
+    rules: MeldRules = CAROUSEL_MELDS,
+    decks: int = 2,
+    joker_copy_limit: bool = True,
+) -> bool:
+    """Whether some layout lays a hand card: exactly when :func:`best_placement` (with
+    any objective) finds a placement, at a fraction of its cost.
+
+    The rank DP on the whole table, each hand card worth one, stops at the first layout
+    that lays one; no layout is built. (Any placement the search on fewer melds finds
+    is also a layout of the whole table, so nothing else needs searching.)
+
+    >>> from rummykit.cards import parse_cards as p
+    >>> can_place([p("5H 6H 7H 8H")], p("8C 8D KS")), can_place([p("7D 7S 7C")], p("KH 2C"))
+    (True, False)
+
+    Raises:
+        InvalidOptionError: as :func:`best_placement`.
+    """
+    _check_arguments(rules, decks, "count")
+    melds = as_melds(table)
+    hand_naturals, hand_jokers = split_hand([Card(c) for c in hand])
+    if not hand_naturals and not hand_jokers:
+        return False
+    _check_jokers(melds, hand_jokers)
+    unit = 2 * sum(len(m) for m in melds) + 1  # above the layout tie-break, as the search's
+    region = make_region(
+        melds,
+        list(range(len(melds))),
+        Counter({face: len(cards) for face, cards in hand_naturals.items()}),
+        len(hand_jokers),
+        rules=rules,
+        decks=decks,
+        joker_copy_limit=joker_copy_limit,
+        weight=[unit] * 52,
+        joker_weight=unit,
+        unit=unit,
+    )
+    return dp_for(region.problem).depth_first(floor=0, target=1) is not None
 
 
 def rank_dp_placement(
@@ -178,8 +242,7 @@ def rank_dp_placement(
     hand_naturals, hand_jokers = split_hand(hand_cards)
     hand_real = Counter({f: len(cs) for f, cs in hand_naturals.items()})
     table_items = sum(len(m) for m in melds)
-    if sum(1 for m in melds for c in m if c.is_joker) + len(hand_jokers) > 8:
-        raise InvalidOptionError("the arrangement solver handles at most 8 jokers", option="jokers")
+    _check_jokers(melds, hand_jokers)
 
     # Lexicographic objective packed into one integer, above the layout tie-break.
     stable = 2 * table_items + 1
@@ -261,6 +324,11 @@ def _choose_region(
                 chosen = (candidate, attempt)
                 break
     return chosen
+
+
+def _check_jokers(melds: Sequence[Sequence[Card]], hand_jokers: Sequence[Card]) -> None:
+    if sum(1 for m in melds for c in m if is_joker_id(c)) + len(hand_jokers) > 8:
+        raise InvalidOptionError("the arrangement solver handles at most 8 jokers", option="jokers")
 
 
 def _check_arguments(rules: MeldRules, decks: int, objective: str) -> None:

@@ -138,6 +138,7 @@ class CarouselHand:
 
     __slots__ = (
         "_kept_check",
+        "_seen",
         "actions",
         "current_player",
         "dealer",
@@ -177,6 +178,8 @@ class CarouselHand:
     seed: int | None
     deck: tuple[Card, ...]
     _kept_check: _CheckedMeld | None
+    _seen: dict[int, tuple[list[Event], list[Event]]]
+    """Per seat, the history list its view was taken from, and that view so far."""
 
     # -- state -----------------------------------------------------------------------
 
@@ -506,9 +509,21 @@ class CarouselHand:
             draws=self.draws,
             melded=self.melded,
             final_lap=self.final_lap,
-            history=tuple(event.seen_by(seat) for event in self.history),
+            history=self._history_seen_by(seat),
             result=self.result,
         )
+
+    def _history_seen_by(self, seat: int) -> tuple[Event, ...]:
+        """The history as ``seat`` sees it. The history only grows, so each seat's view
+        is kept and extended by the events since (rebuilt if the history was replaced)."""
+        history = self.history
+        source, seen = self._seen.get(seat, (None, []))
+        if source is not history or len(seen) > len(history):
+            seen = []
+            self._seen[seat] = (history, seen)
+        if len(seen) < len(history):
+            seen.extend(event.seen_by(seat) for event in history[len(seen) :])
+        return tuple(seen)
 
     def clone(self) -> CarouselHand:
         """An independent copy."""
@@ -520,6 +535,7 @@ class CarouselHand:
         other.table = self.table.copy()
         other.history = self.history.copy()
         other.actions = self.actions.copy()
+        other._seen = {}
         return other
 
     # -- records ---------------------------------------------------------------------
@@ -602,5 +618,6 @@ def new_hand(
     hand.history = [Event("deal", dealer, detail={"players": players, "decks": decks})]
     hand.actions = []
     hand._kept_check = None
+    hand._seen = {}
     hand.history.extend(hand._draw(hand.current_player))
     return hand

@@ -37,9 +37,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Final, NoReturn
 
-from rummykit.cards import JOKER_FACE, Card, format_card, format_cards
+from rummykit.cards import JOKER_FACE, Card, face_of, format_card, format_cards
 from rummykit.errors import IllegalActionError, InvalidMeldError
 from rummykit.games.carousel.rules import placement_value
 from rummykit.melds import CAROUSEL_MELDS, Meld, MeldRules, check_meld
@@ -97,7 +97,7 @@ class LayoutCheck:
 
 def as_melds(table: Iterable[Iterable[int]]) -> list[tuple[Card, ...]]:
     """A table as melds of :class:`Card`."""
-    return [tuple(Card(c) for c in meld) for meld in table]
+    return [tuple(map(Card, meld)) for meld in table]
 
 
 def declared_face(card: Card, where: str) -> int:
@@ -181,22 +181,25 @@ class _Tables:
         first_old: dict[int, int] = {}
         for index, meld in enumerate(old, start=1):
             for card in meld:
-                if card.is_joker:
+                face = face_of(card)
+                if face == JOKER_FACE:
                     old_decl[declared_face(card, "on the old table")] += 1
                 else:
-                    old_real[card.face] += 1
-                    first_old.setdefault(card.face, index)
+                    old_real[face] += 1
+                    if face not in first_old:
+                        first_old[face] = index
         new_real: Counter[int] = Counter()
         new_decl: Counter[int] = Counter()
         new_jokers: list[tuple[int, Card]] = []
         for index, meld in enumerate(new, start=1):
             for card in meld:
-                if card.is_joker:
+                face = face_of(card)
+                if face == JOKER_FACE:
                     new_jokers.append((index, card))
                     if card.declared is not None:
                         new_decl[int(card.declared)] += 1
                 else:
-                    new_real[card.face] += 1
+                    new_real[face] += 1
         hand_cards = [Card(c) for c in hand]
         return cls(
             old, new, hand_cards, old_real, old_decl, first_old, new_real, new_decl, new_jokers
@@ -345,22 +348,34 @@ class _Tables:
             )
 
 
+_LEGAL_MELDS: dict[MeldRules, dict[tuple[Card, ...], Meld]] = {}
+"""Melds found legal, per rules: most melds of a new table were on the old one, and
+whether a meld is legal depends only on its cards and the rules."""
+_LEGAL_MELDS_KEPT: Final = 50_000
+
+
 def _checked_melds(melds: Sequence[tuple[Card, ...]], rules: MeldRules) -> list[Meld]:
     """(c) Every meld of the new table, validated."""
+    known = _LEGAL_MELDS.get(rules)
+    if known is None or len(known) >= _LEGAL_MELDS_KEPT:
+        known = _LEGAL_MELDS[rules] = {}
     checked: list[Meld] = []
     for index, meld in enumerate(melds, start=1):
-        try:
-            checked.append(check_meld(meld, rules))
-        except InvalidMeldError as error:
-            raise IllegalLayoutError(
-                f"meld {index}: {error}",
-                code="invalid_meld",
-                card=meld[0] if meld else None,
-                meld=index,
-                rule="carousel-2.1",
-                numbers=error.numbers,
-                cause=error.code,
-            ) from None
+        found = known.get(meld)
+        if found is None:
+            try:
+                found = known[meld] = check_meld(meld, rules)
+            except InvalidMeldError as error:
+                raise IllegalLayoutError(
+                    f"meld {index}: {error}",
+                    code="invalid_meld",
+                    card=meld[0] if meld else None,
+                    meld=index,
+                    rule="carousel-2.1",
+                    numbers=error.numbers,
+                    cause=error.code,
+                ) from None
+        checked.append(found)
     return checked
 
 
@@ -374,6 +389,19 @@ def _remaining(hand: Sequence[Card], added: Sequence[Card]) -> list[Card]:
         else:
             remaining.append(card)
     return remaining
+
+
+def split_hand(cards: Sequence[Card]) -> tuple[dict[int, list[Card]], list[Card]]:
+    """The natural cards by face, and the jokers (of a hand, or of a table's melds)."""
+    naturals: dict[int, list[Card]] = {}
+    jokers: list[Card] = []
+    for card in cards:
+        face = face_of(card)
+        if face == JOKER_FACE:
+            jokers.append(card)
+        else:
+            naturals.setdefault(face, []).append(card)
+    return naturals, jokers
 
 
 def resolve_layout(
@@ -393,34 +421,22 @@ def resolve_layout(
         IllegalActionError: an undeclared joker, or a card neither on the table nor in
             the hand.
     """
-    table_naturals: dict[int, list[Card]] = {}
-    table_jokers: list[Card] = []
-    for meld in table:
-        for card in meld:
-            if card.is_joker:
-                table_jokers.append(card)
-            else:
-                table_naturals.setdefault(card.face, []).append(card)
-    hand_naturals: dict[int, list[Card]] = {}
-    hand_jokers: list[Card] = []
-    for card in hand:
-        if card.is_joker:
-            hand_jokers.append(card)
-        else:
-            hand_naturals.setdefault(card.face, []).append(card)
+    table_naturals, table_jokers = split_hand([card for meld in table for card in meld])
+    hand_naturals, hand_jokers = split_hand(hand)
     resolved: list[list[Card | None]] = []
     pending: list[tuple[int, int, Card]] = []
     for m, written in enumerate(layout):
         row: list[Card | None] = []
         for i, named in enumerate(written):
             card = Card(named)
-            if card.is_joker:
+            face = face_of(card)
+            if face == JOKER_FACE:
                 keep = _kept_joker(card, table_jokers, seat)
                 row.append(keep)
                 if keep is None:
                     pending.append((m, i, card))
                 continue
-            pool = table_naturals.get(card.face) or hand_naturals.get(card.face)
+            pool = table_naturals.get(face) or hand_naturals.get(face)
             if not pool:
                 raise IllegalActionError(
                     f"seat {seat} cannot place {format_card(card)}: it is neither on the "

@@ -25,7 +25,6 @@ __all__ = [
     "group_in_old_order",
     "homes",
     "objective_weights",
-    "split_hand",
     "table_face",
     "token",
     "token_face",
@@ -72,16 +71,7 @@ class Placement:
         )
 
 
-def split_hand(hand_cards: Sequence[Card]) -> tuple[dict[int, list[Card]], list[Card]]:
-    """The hand's natural cards by face, and its jokers."""
-    naturals: dict[int, list[Card]] = {}
-    jokers: list[Card] = []
-    for card in hand_cards:
-        if card.is_joker:
-            jokers.append(card)
-        else:
-            naturals.setdefault(card.face, []).append(card)
-    return naturals, jokers
+_FACE_VALUES: Final = tuple(card_value_gin(f) for f in range(52))
 
 
 def objective_weights(
@@ -93,7 +83,7 @@ def objective_weights(
     """The lexicographic objective packed into one integer per hand card: per face, and
     for a joker. ``value`` puts the value first and the count second, ``count`` the
     other way round; ``scale`` leaves room below for a tie-break."""
-    values = [card_value_gin(f) for f in range(52)]
+    values = _FACE_VALUES
     if objective == "value":
         per_count = len(hand_cards) + 1
         weight = [(v * per_count + 1) * scale for v in values]

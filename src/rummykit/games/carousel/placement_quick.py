@@ -18,13 +18,12 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from rummykit.cards import Card
-from rummykit.games.carousel.layout import IllegalLayoutError, check_layout
+from rummykit.games.carousel.layout import IllegalLayoutError, check_layout, split_hand
 from rummykit.games.carousel.placement import (
     Placement,
     group_in_old_order,
     homes,
     objective_weights,
-    split_hand,
     table_face,
     token,
     untouched,

@@ -87,6 +87,8 @@ def _token_melds(
     high_stash: list[list[int]] = [[] for _ in range(4)]
     group_items: list[tuple[int, int]] = []
 
+    table_items, joker_items = region.table_items, region.joker_items
+
     def close(run: list[int]) -> None:
         assert len(run) >= size, run
         new_melds.append(run)
@@ -103,24 +105,25 @@ def _token_melds(
                 group_items = []
             continue
         face = suit * 13 + rank - 1
+        joker_token = JOKER_TOKEN + face
         # Items of this face, run-minded first: table items from runs, hand, wild, the rest.
-        ordered: list[tuple[int, Card, bool]] = []
-        for card, was_run in region.table_items.get(face, []):
-            ordered.append((face, card, was_run))
-        jokers = region.joker_items.get(face, [])
+        from_runs: list[int] = []
+        from_groups: list[int] = []
+        face_pool = pool.setdefault(face, [])
+        for card, was_run in table_items.get(face, ()):
+            (from_runs if was_run else from_groups).append(face)
+            face_pool.append(card)
+        joker_pool = pool.setdefault(joker_token, [])
+        jokers = joker_items.get(face, [])
         for card, was_run in jokers[: len(jokers) - x]:
-            ordered.append((JOKER_TOKEN + face, card, was_run))
+            (from_runs if was_run else from_groups).append(joker_token)
+            joker_pool.append(card)
         hand_cards = hand_naturals.get(face, [])[:o]
         placed.extend(hand_cards)
-        tokens = [t for t, _, r in ordered if r]
-        tokens += [face] * o + [JOKER_TOKEN + face] * w
-        tokens += [t for t, _, r in ordered if not r]
-        for tok, card, _ in ordered:
-            pool.setdefault(tok, []).append(card)
-        pool.setdefault(face, []).extend(hand_cards)
-        pool.setdefault(JOKER_TOKEN + face, []).extend(
-            wild_pool.pop(0).declare(face) for _ in range(w)
-        )
+        face_pool.extend(hand_cards)
+        for _ in range(w):
+            joker_pool.append(wild_pool.pop(0).declare(face))
+        tokens = [*from_runs, *[face] * o, *[joker_token] * w, *from_groups]
         run_tokens, rest = tokens[:u], tokens[u:]
         high_tokens, group_tokens = rest[:h], rest[h:]
         assert len(group_tokens) == g

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from rummykit.cards import Card, face_of
+from rummykit.cards import Card
 from rummykit.games.carousel.layout import declared_face
 from rummykit.melds import MeldRules
 
@@ -22,6 +22,7 @@ __all__ = [
     "RankDpSolution",
     "Region",
     "make_region",
+    "meld_shape",
     "rings",
 ]
 
@@ -71,16 +72,42 @@ class RankDpSolution:
     """Per step: (rank, suit, freed x, hand cards o, wild w, run items u, group g, high h)."""
 
 
+_Items = dict[int, list[tuple[Card, bool]]]
+
+
 @dataclass(slots=True)
 class Region:
     """The melds the solver may rearrange, with everything it needs to lay them out."""
 
     open_melds: list[int]
     problem: RankDpProblem
-    table_items: dict[int, list[tuple[Card, bool]]]
-    """Per natural face: open-region table cards and whether each sat in a run."""
-    joker_items: dict[int, list[tuple[Card, bool]]]
-    """Per declared face: open-region table jokers and whether each sat in a run."""
+    melds: list[tuple[Card, ...]]
+    """The whole table."""
+    _items: tuple[_Items, _Items] | None = None
+
+    @property
+    def table_items(self) -> _Items:
+        """Per natural face: open-region table cards and whether each sat in a run."""
+        return self._collect()[0]
+
+    @property
+    def joker_items(self) -> _Items:
+        """Per declared face: open-region table jokers and whether each sat in a run."""
+        return self._collect()[1]
+
+    def _collect(self) -> tuple[_Items, _Items]:
+        # Only the region that is laid out needs its cards: collected on first use.
+        if self._items is None:
+            table_items: _Items = {}
+            joker_items: _Items = {}
+            for index in sorted(set(self.open_melds)):
+                meld = self.melds[index]
+                faces, jokers_at, is_run, _high = meld_shape(meld)
+                for card, face, joker in zip(meld, faces, jokers_at, strict=True):
+                    items = joker_items if joker else table_items
+                    items.setdefault(face, []).append((card, is_run))
+            self._items = (table_items, joker_items)
+        return self._items
 
 
 def make_region(
@@ -103,25 +130,15 @@ def make_region(
     in_runs = [0] * 52
     in_groups = [0] * 52
     in_high = [0] * 52
-    table_items: dict[int, list[tuple[Card, bool]]] = {}
-    joker_items: dict[int, list[tuple[Card, bool]]] = {}
     opened = set(open_melds)
     for index, meld in enumerate(melds):
-        is_run = not _is_group(meld)
-        high = is_run and any(
-            (c.declared if c.is_joker else c) is not None
-            and int(c.declared if c.is_joker else c) % 13 >= 11  # type: ignore[arg-type]
-            for c in meld
-        )
-        inside = index in opened
-        for card in meld:
-            joker = card.is_joker
-            face = declared_face(card, "on the table") if joker else card.face
-            if not inside:  # a locked meld only limits the copies and the freeing
+        faces, jokers_at, is_run, high = meld_shape(meld)
+        if index not in opened:  # a locked meld only limits the copies and the freeing
+            for face, joker in zip(faces, jokers_at, strict=True):
                 (decl_ext if joker else real_ext)[face] += 1
-                continue
+            continue
+        for face, joker in zip(faces, jokers_at, strict=True):
             (jokers if joker else real)[face] += 1
-            (joker_items if joker else table_items).setdefault(face, []).append((card, is_run))
             if is_run:
                 in_runs[face] += 1
                 if high and face % 13 == 0:
@@ -150,7 +167,34 @@ def make_region(
         in_high=in_high,
         unit=unit,
     )
-    return Region(open_melds, problem, table_items, joker_items)
+    return Region(open_melds, problem, melds)
+
+
+MeldShape = tuple[tuple[int, ...], tuple[bool, ...], bool, bool]
+_MELD_SHAPES: dict[tuple[Card, ...], MeldShape] = {}
+"""Per table meld, what :func:`make_region` reads of it: a meld outlives many searches."""
+_MELD_SHAPES_KEPT: Final = 100_000
+
+
+def meld_shape(meld: tuple[Card, ...]) -> MeldShape:
+    """The faces the cards stand for (a joker's declaration), which are jokers, whether
+    the meld is a run, and whether the run counts as high for the tie-break."""
+    found = _MELD_SHAPES.get(meld)
+    if found is None:
+        jokers_at = tuple(card.is_joker for card in meld)
+        faces = tuple(
+            declared_face(card, "on the table") if joker else card.face
+            for card, joker in zip(meld, jokers_at, strict=True)
+        )
+        is_run = not _is_group(meld)
+        high = is_run and any(
+            int(card.declared if joker else card) % 13 >= 11  # type: ignore[arg-type]
+            for card, joker in zip(meld, jokers_at, strict=True)
+        )
+        if len(_MELD_SHAPES) >= _MELD_SHAPES_KEPT:
+            _MELD_SHAPES.clear()
+        found = _MELD_SHAPES[meld] = (faces, jokers_at, is_run, high)
+    return found
 
 
 def _is_group(meld: Sequence[Card]) -> bool:
@@ -176,22 +220,13 @@ def _near_faces(faces: set[int]) -> tuple[set[int], set[tuple[int, int]]]:
     return ranks, spots
 
 
-def _meld_faces(meld: Sequence[Card]) -> set[int]:
-    out = set()
-    for card in meld:
-        face = card.declared if card.is_joker else card
-        if face is not None:
-            out.add(face_of(face))
-    return out
-
-
 def rings(melds: list[tuple[Card, ...]], seeds: set[int], count: int) -> list[list[int]]:
     """Growing sets of melds around ``seeds``: melds with a card of a seed's rank, or of
     its suit one rank away, then the same around everything opened so far."""
     faces = set(seeds)
     opened: set[int] = set()
     grown_sets: list[list[int]] = []
-    meld_faces = [_meld_faces(m) for m in melds]
+    meld_faces = [set(meld_shape(m)[0]) for m in melds]
     for _ in range(count):
         ranks, spots = _near_faces(faces)
         grown = {

@@ -9,8 +9,9 @@ one problem.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+import functools
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from rummykit.games.carousel.rank_dp import PythonRankDp
@@ -145,23 +146,35 @@ def suit_order(p: RankDpProblem) -> list[int]:
 
 def relabel(p: RankDpProblem, order: Sequence[int]) -> RankDpProblem:
     """The same problem with suit ``order[k]`` renamed ``k``."""
-    faces = [order[f // 13] * 13 + f % 13 for f in range(52)]  # new face -> old face
+    moved = _mover(tuple(order))
 
-    def moved(values: list[int]) -> list[int]:
-        return [values[faces[f]] for f in range(52)]
+    def move(values: list[int]) -> list[int]:
+        return list(moved(values))
 
-    return replace(
-        p,
-        real=moved(p.real),
-        jokers=moved(p.jokers),
-        real_ext=moved(p.real_ext),
-        cap=moved(p.cap),
-        hand=moved(p.hand),
-        weight=moved(p.weight),
-        in_runs=moved(p.in_runs),
-        in_groups=moved(p.in_groups),
-        in_high=moved(p.in_high),
+    return RankDpProblem(
+        min_size=p.min_size,
+        max_set=p.max_set,
+        ace_low=p.ace_low,
+        ace_high=p.ace_high,
+        real=move(p.real),
+        jokers=move(p.jokers),
+        real_ext=move(p.real_ext),
+        cap=move(p.cap),
+        hand=move(p.hand),
+        hand_jokers=p.hand_jokers,
+        weight=move(p.weight),
+        joker_weight=p.joker_weight,
+        in_runs=move(p.in_runs),
+        in_groups=move(p.in_groups),
+        in_high=move(p.in_high),
+        unit=p.unit,
     )
+
+
+@functools.cache
+def _mover(order: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
+    """Per-face values in the renamed suits: new face -> the old face's value."""
+    return itemgetter(*[order[f // 13] * 13 + f % 13 for f in range(52)])
 
 
 class SuitOrderDp:
