@@ -35,7 +35,6 @@ from rummykit.games.carousel.actions import CarouselAction, Layout
 from rummykit.games.carousel.layout import (
     IllegalLayoutError,
     LayoutCheck,
-    check_layout,
     resolve_layout,
 )
 from rummykit.games.carousel.rules import (
@@ -43,6 +42,7 @@ from rummykit.games.carousel.rules import (
     carousel_hand_value,
     score_carousel_hand,
 )
+from rummykit.games.carousel.under_rules import check_layout_under
 
 __all__ = [
     "CarouselAction",
@@ -344,14 +344,7 @@ class CarouselHand:
         hand = self.hands[seat]
         new_table = resolve_layout(self.table, hand, action.layout or (), seat)
         try:
-            check = check_layout(
-                self.table,
-                new_table,
-                hand,
-                rules=self.rules.meld_rules,
-                decks=self.decks,
-                joker_copy_limit=self.rules.joker_copy_limit,
-            )
+            check = check_layout_under(self.rules, self.decks, self.table, new_table, hand)
         except IllegalLayoutError as error:
             # The checker's reason names the meld and the card; its rule is cited once.
             raise IllegalActionError(

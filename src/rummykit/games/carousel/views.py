@@ -26,9 +26,9 @@ from rummykit.games.carousel import (
     CarouselAction,
     CarouselGame,
     CarouselObservation,
-    best_placement,
     carousel_hand_value,
 )
+from rummykit.games.carousel.under_rules import best_placement_under
 from rummykit.table_game import JSON, TurnBasedTableGame, checked
 
 __all__ = ["CarouselTableGame"]
@@ -73,13 +73,11 @@ class CarouselTableGame(TurnBasedTableGame):
         decks = self.game.hand.decks
 
         def advise() -> JSON:
-            placement = best_placement(
-                list(observation.table),
-                list(observation.hand),
-                rules=rules.meld_rules,
-                decks=decks,
-                joker_copy_limit=rules.joker_copy_limit,
-                joker_value=rules.joker_value,
+            placement = best_placement_under(
+                rules,
+                decks,
+                observation.table,
+                observation.hand,
                 few_changes=True,  # a person follows the hint
             )
             if placement is None:
