@@ -177,65 +177,54 @@ class RoundState:
 
     def _go_out(self, seat: int, *, discarded: bool) -> list[Event]:
         rami_sec = self.first_laid_turn[seat] == self.turn
+        result = self._score(seat, rami_sec=rami_sec)
+        detail = {
+            "outcome": "out",
+            "by_discard": discarded,
+            "rami_sec": rami_sec,
+            "penalties": list(result.penalties),
+        }
+        return [Event("round_over", seat, detail=detail)]
+
+    def _block(self, reason: Literal["stock", "turns"]) -> list[Event]:
+        result = self._score(None, blocked_reason=reason)
+        detail = {
+            "outcome": "blocked",
+            "reason": reason,
+            "winners": list(result.winners),
+            "penalties": list(result.penalties),
+        }
+        return [Event("round_over", None, detail=detail)]
+
+    def _score(
+        self,
+        winner: int | None,
+        *,
+        rami_sec: bool = False,
+        blocked_reason: Literal["stock", "turns"] | None = None,
+    ) -> RamiRoundResult:
+        """Score the round (``winner`` went out, or nobody: it is blocked), every hand
+        revealed, and end it."""
         penalties, raw, winners = score_round(
             self.rules,
             self.hands,
             self.opened,
-            winner=seat,
+            winner=winner,
             rami_sec=rami_sec,
             active=self.active,
         )
-        self._finish(
-            RamiRoundResult(
-                outcome="out",
-                winners=winners,
-                penalties=penalties,
-                hand_values=raw,
-                opened=tuple(self.opened),
-                hands=tuple(tuple(self.hand_cards(s)) for s in range(self.players)),
-                rami_sec=rami_sec,
-            )
+        result = RamiRoundResult(
+            outcome="blocked" if winner is None else "out",
+            winners=winners,
+            penalties=penalties,
+            hand_values=raw,
+            opened=tuple(self.opened),
+            hands=tuple(tuple(self.hand_cards(s)) for s in range(self.players)),
+            rami_sec=rami_sec,
+            blocked_reason=blocked_reason,
         )
-        return [
-            Event(
-                "round_over",
-                seat,
-                detail={
-                    "outcome": "out",
-                    "by_discard": discarded,
-                    "rami_sec": rami_sec,
-                    "penalties": list(penalties),
-                },
-            )
-        ]
-
-    def _block(self, reason: Literal["stock", "turns"]) -> list[Event]:
-        penalties, raw, winners = score_round(
-            self.rules, self.hands, self.opened, winner=None, active=self.active
-        )
-        self._finish(
-            RamiRoundResult(
-                outcome="blocked",
-                winners=winners,
-                penalties=penalties,
-                hand_values=raw,
-                opened=tuple(self.opened),
-                hands=tuple(tuple(self.hand_cards(s)) for s in range(self.players)),
-                blocked_reason=reason,
-            )
-        )
-        return [
-            Event(
-                "round_over",
-                None,
-                detail={
-                    "outcome": "blocked",
-                    "reason": reason,
-                    "winners": list(winners),
-                    "penalties": list(penalties),
-                },
-            )
-        ]
+        self._finish(result)
+        return result
 
     def _finish(self, result: RamiRoundResult) -> None:
         self.result = result
