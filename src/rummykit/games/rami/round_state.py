@@ -13,12 +13,13 @@ import random
 from typing import Final, Literal
 
 from rummykit.cards import FACES, MAX_COPIES, PHYSICAL_IDS, Card, copy_of
-from rummykit.core import Event, IllegalActionError
+from rummykit.core import Event, IllegalActionError, InvalidActionError
 from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.observation import Phase
 from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.scoring import RamiRoundResult, score_round
 from rummykit.games.rami.table import Combination
+from rummykit.hand_engine import HandEngine
 
 __all__ = ["SORT_KEY", "RoundState", "sort_key"]
 
@@ -27,8 +28,10 @@ SORT_KEY: Final = tuple(FACES[card] * MAX_COPIES + copy_of(card) for card in ran
 sort_key = SORT_KEY.__getitem__
 
 
-class RoundState:
+class RoundState(HandEngine):
     """Every field of one round of Rami, and the end of a turn and of the round."""
+
+    refusals = (IllegalActionError, InvalidActionError)
 
     __slots__ = (
         "_discards",
