@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
+from rummykit.cards import format_card
 from rummykit.core import IllegalActionError
 from rummykit.errors import InvalidRecordError
 
@@ -37,6 +38,8 @@ class HandEngine:
 
     rules: Any
     actions: list[Any]
+    phase: str
+    current_player: int
 
     def clone(self) -> Any:
         """An independent copy of the hand."""
@@ -63,6 +66,21 @@ class HandEngine:
         except self.refusals:
             return False
         return True
+
+    def _wrong_phase(self, action: Any, expected: str, rule: str) -> IllegalActionError:
+        """The refusal of an action out of its phase: what the player must do in this
+        phase (``expected``) and the ``rule`` that says so."""
+        what = action.kind.replace("_", " ")
+        if action.card is not None:
+            what += " " + format_card(action.card)
+        seat = self.current_player
+        return IllegalActionError(
+            f"seat {seat} cannot {what} now: in the {self.phase} phase the player must {expected}",
+            code="wrong_phase",
+            seat=seat,
+            card=action.card,
+            rule=rule,
+        )
 
     def _record(self, **deal: Any) -> dict[str, Any]:
         """A JSON-ready record: the kind, the rules, what the deal needs, the actions."""

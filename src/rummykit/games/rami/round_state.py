@@ -138,18 +138,6 @@ class RoundState(HandEngine):
         cards.extend(self.discard_pile)
         return cards
 
-    def _wrong_phase(self, action: RamiAction, expected: str, rule: str) -> IllegalActionError:
-        """The refusal of an action out of its phase; ``rule`` is the one for this phase."""
-        seat = self.current_player
-        return IllegalActionError(
-            f"seat {seat} cannot {action.kind.replace('_', ' ')} now: in the {self.phase} "
-            f"phase the player must {expected}",
-            code="wrong_phase",
-            seat=seat,
-            card=action.card,
-            rule=rule,
-        )
-
     # -- the end of a turn and of the round -----------------------------------------
 
     def _end_turn(self, seat: int) -> list[Event]:
