@@ -378,16 +378,8 @@ class CarouselHand(HandEngine):
         self.table = list(new_table)
         self.melded = True
         self._kept_check = None
-        events = [
-            Event(
-                "meld",
-                seat,
-                detail={
-                    "layout": [format_cards(meld) for meld in new_table],
-                    "from_hand": format_cards(placed),
-                },
-            )
-        ]
+        layout = [format_cards(meld) for meld in new_table]
+        events = [Event("meld", seat, detail={"layout": layout, "from_hand": format_cards(placed)})]
         if not self.hands[seat]:
             events.append(Event("went_out", seat))
             events.extend(self._score(knocker=seat, went_out=True, reason="went_out"))
