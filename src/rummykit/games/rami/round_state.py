@@ -138,6 +138,10 @@ class RoundState(HandEngine):
         cards.extend(self.discard_pile)
         return cards
 
+    def _doing(self, action: RamiAction) -> str:
+        """Rami's refusal of a play out of its phase names its kind only."""
+        return action.kind.replace("_", " ")
+
     # -- the end of a turn and of the round -----------------------------------------
 
     def _end_turn(self, seat: int) -> list[Event]:
