@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
-from rummykit.cards import format_card
 from rummykit.core import IllegalActionError
 from rummykit.errors import InvalidRecordError
 
@@ -38,8 +37,6 @@ class HandEngine:
 
     rules: Any
     actions: list[Any]
-    phase: str
-    current_player: int
 
     def clone(self) -> Any:
         """An independent copy of the hand."""
@@ -66,26 +63,6 @@ class HandEngine:
         except self.refusals:
             return False
         return True
-
-    def _wrong_phase(self, action: Any, expected: str, rule: str) -> IllegalActionError:
-        """The refusal of an action out of its phase: what the player must do in this
-        phase (``expected``) and the ``rule`` that says so."""
-        seat = self.current_player
-        return IllegalActionError(
-            f"seat {seat} cannot {self._doing(action)} now: in the {self.phase} phase the "
-            f"player must {expected}",
-            code="wrong_phase",
-            seat=seat,
-            card=action.card,
-            rule=rule,
-        )
-
-    def _doing(self, action: Any) -> str:
-        """What ``action`` does, as a refusal says it: its kind and its card."""
-        what: str = action.kind.replace("_", " ")
-        if action.card is not None:
-            what += " " + format_card(action.card)
-        return what
 
     def _record(self, **deal: Any) -> dict[str, Any]:
         """A JSON-ready record: the kind, the rules, what the deal needs, the actions."""

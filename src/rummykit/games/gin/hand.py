@@ -256,6 +256,20 @@ class GinHand(HandEngine):
         record_events(self.history, self.seen, events)
         return events
 
+    def _wrong_phase(self, action: GinAction, expected: str, rule: str) -> IllegalActionError:
+        """The refusal of an action out of its phase; ``rule`` is the one for this phase."""
+        what = action.kind.replace("_", " ")
+        if action.card is not None:
+            what += " " + format_card(action.card)
+        return IllegalActionError(
+            f"seat {self.current_player} cannot {what} now: "
+            f"in the {self.phase} phase the player must {expected}",
+            code="wrong_phase",
+            seat=self.current_player,
+            card=action.card,
+            rule=rule,
+        )
+
     def _take_upcard(self, seat: int) -> list[Event]:
         card = self.discard_pile.pop()
         self.hands[seat] |= 1 << card

@@ -138,9 +138,17 @@ class RoundState(HandEngine):
         cards.extend(self.discard_pile)
         return cards
 
-    def _doing(self, action: RamiAction) -> str:
-        """Rami's refusal of a play out of its phase names its kind only."""
-        return action.kind.replace("_", " ")
+    def _wrong_phase(self, action: RamiAction, expected: str, rule: str) -> IllegalActionError:
+        """The refusal of an action out of its phase; ``rule`` is the one for this phase."""
+        seat = self.current_player
+        return IllegalActionError(
+            f"seat {seat} cannot {action.kind.replace('_', ' ')} now: in the {self.phase} "
+            f"phase the player must {expected}",
+            code="wrong_phase",
+            seat=seat,
+            card=action.card,
+            rule=rule,
+        )
 
     # -- the end of a turn and of the round -----------------------------------------
 
