@@ -9,7 +9,7 @@ program can test. A malformed action (unknown kind, unparsable card) raises
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
@@ -26,6 +26,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidActionError",
     "RummykitError",
+    "action_kind",
     "rules_from_dict",
 ]
 
@@ -89,3 +90,19 @@ def rules_from_dict(cls: type[RulesT], data: Mapping[str, Any], variant: str) ->
             f"unknown {variant} option(s): {', '.join(unknown)}", option=unknown[0]
         )
     return cls(**dict(data))
+
+
+def action_kind(data: object, variant: str, kinds: Collection[str]) -> str:
+    """The ``kind`` of a JSON action, once ``data`` is an object and the kind is one of
+    ``kinds`` (the first checks of every variant's ``from_json``)."""
+    if not isinstance(data, Mapping):
+        raise InvalidActionError(f"an action is a JSON object, got {data!r}")
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in kinds:
+        text = repr(kind)  # any JSON value may come: at most 40 characters of it
+        if len(text) > 40:
+            text = text[:37] + "..."
+        raise InvalidActionError(
+            f"unknown {variant} action kind {text}; expected one of {', '.join(sorted(kinds))}"
+        )
+    return kind

@@ -11,7 +11,7 @@ may see.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -136,6 +136,15 @@ class TurnBasedTableGame:
     game: Any
     over_word: ClassVar[str] = "game"
     """What the whole game is called in refusals (``match`` for Gin: ``match_over``)."""
+    variant: ClassVar[str] = ""
+    """The game's name in its views (``variant``)."""
+    hand_word: ClassVar[str] = "hand"
+    """What a hand is called in its result's view (``round`` for Rami)."""
+    sheet_points: ClassVar[str] = "points"
+    """The score sheet row's field with each seat's points of the hand."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
 
     @property
     def seats(self) -> int:
@@ -151,6 +160,19 @@ class TurnBasedTableGame:
 
     def legal_actions(self) -> list[JSON]:
         return [action.to_json() for action in self.game.legal_actions()]
+
+    def _view_opening(self, observation: Any) -> JSON:
+        """The fields every game's view opens with: the game, the hand and its phase,
+        whose turn it is (nobody's once the game is over), the dealer and the stock."""
+        game = self.game
+        return {
+            "variant": self.variant,
+            "phase": observation.phase,
+            "current_player": None if game.is_over else observation.current_player,
+            "dealer": observation.dealer,
+            "hand_number": game.hand_number,
+            "stock_size": observation.stock_size,
+        }
 
     def _parse_for(self, seat: int, action: Mapping[str, Any]) -> Any:
         """Parse ``action`` and make sure ``seat`` is the one to act."""
@@ -180,6 +202,96 @@ class TurnBasedTableGame:
     def card_name(self, card: int) -> str:
         """How this game writes a card in JSON (Rami names the copy: ``7H@1``)."""
         return format_card(card)
+
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may see: the public part (:meth:`_common`) and, for a seat, its
+        hand, its legal actions when it is to act and what the game adds
+        (:meth:`_seat_fields`); ``None``: :meth:`_spectator_view`."""
+        if seat is None:
+            return self._spectator_view()
+        observation = self.game.observation(seat)
+        my_turn = self.current_seat == seat
+        data = self._common(observation)
+        data.update(
+            seat=seat,
+            hand=self.card_names(observation.hand),
+            legal_actions=self.legal_actions() if my_turn else [],
+            **self._seat_fields(observation, my_turn),
+        )
+        return data
+
+    def _common(self, observation: Any) -> JSON:
+        """What every seat sees, from one seat's observation."""
+        raise NotImplementedError
+
+    def _seat_fields(self, observation: Any, my_turn: bool) -> JSON:
+        """What a game adds to a seat's view besides its hand and legal actions."""
+        return {}
+
+    def _spectator_view(self) -> JSON:
+        """Public information only."""
+        raise NotImplementedError
+
+    def _view_closing(self, last_result: JSON | None) -> JSON:
+        """The fields every game's view closes with: the score sheet, the last finished
+        hand revealed (``last_result_hand`` says which) and whether the game is over."""
+        game = self.game
+        return {
+            "score_sheet": self._score_sheet(),
+            "last_result": last_result,
+            "last_result_hand": len(game.results),
+            "is_over": game.is_over,
+        }
+
+    def _score_sheet(self) -> JSON:
+        """The score sheet in a view: what the game plays to (:meth:`_sheet_heading`), a
+        row per finished hand (:meth:`_sheet_row`) with the running totals of its
+        :attr:`sheet_points`, and the final result."""
+        game = self.game
+        running = [0] * game.players
+        rows = []
+        for number, result in enumerate(game.results, start=1):
+            row = {self.hand_word: number, **self._sheet_row(result)}
+            for seat, points in enumerate(row[self.sheet_points]):
+                running[seat] += points
+            row["running"] = list(running)
+            rows.append(row)
+        final = game.result
+        return {
+            **self._sheet_heading(),
+            "rows": rows,
+            "final": None if final is None else final.to_json(),
+        }
+
+    def _sheet_heading(self) -> JSON:
+        """What the game plays to, above the score sheet's rows."""
+        return {}
+
+    def _sheet_row(self, result: Any) -> JSON:
+        """One finished hand's row of the score sheet, from its result."""
+        raise NotImplementedError
+
+    def card_names(self, cards: Iterable[int]) -> list[str]:
+        """Cards as this game writes them in JSON (:meth:`card_name`)."""
+        name = self.card_name
+        return [name(card) for card in cards]
+
+    def table_json(self, table: Sequence[Any]) -> list[Any]:
+        """The melds on a table, in JSON (only games with a table)."""
+        raise NotImplementedError
+
+    def _last_result(self) -> JSON | None:
+        """The last finished hand, revealed (public once it is scored): its result, every
+        hand and the final table; ``None`` before the first hand ends."""
+        game = self.game
+        if not game.results:
+            return None
+        result = game.results[-1]
+        data: JSON = result.to_json()
+        data[self.hand_word] = len(game.results)
+        data["hands"] = [self.card_names(hand) for hand in result.hands]
+        data["table"] = self.table_json(game.finished_hands[-1].table)
+        return data
 
     def revealed_table(self) -> JSON:
         """The cards on the table, for :meth:`reveal` (none in a game without a table)."""

@@ -25,6 +25,7 @@ SHARED = (
     "core",
     "options",
     "match",
+    "hand_engine",
     "table_game",
     "catalog",
     "bots",

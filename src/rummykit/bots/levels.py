@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-__all__ = ["LEVELS", "Level"]
+from rummykit.errors import UnknownBotError
+
+__all__ = ["LEVELS", "Level", "checked_level"]
 
 Level = Literal["easy", "medium", "hard", "expert"]
 LEVELS: Final[tuple[Level, ...]] = ("easy", "medium", "hard", "expert")
+
+
+def checked_level(game: str, level: str) -> Level:
+    """``level`` when it is one of :data:`LEVELS`; else the refusal naming ``game``."""
+    if level not in LEVELS:
+        raise UnknownBotError(
+            f"unknown {game} bot level {level!r}; choose one of {', '.join(LEVELS)}"
+        )
+    return level

@@ -14,7 +14,7 @@ from carousel_helpers import DRAW, END, deal, meld, position, snapshot
 
 from rummykit.cards import format_cards
 from rummykit.core import IllegalActionError
-from rummykit.games.carousel import hand as hand_module
+from rummykit.games.carousel import under_rules
 from rummykit.games.carousel.actions import CarouselAction
 from rummykit.games.carousel.game import CarouselGame
 from rummykit.games.carousel.layout import LayoutCheck
@@ -28,15 +28,15 @@ HANDS3 = [
 
 @pytest.fixture
 def layout_checks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Counts the engine's calls of ``check_layout``."""
+    """Counts the calls of ``check_layout`` (the engine's go through ``under_rules``)."""
     calls: list[int] = []
-    real = hand_module.check_layout
+    real = under_rules.check_layout
 
     def counted(*args: object, **kwargs: object) -> LayoutCheck:
         calls.append(1)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(hand_module, "check_layout", counted)
+    monkeypatch.setattr(under_rules, "check_layout", counted)
     yield calls
 
 

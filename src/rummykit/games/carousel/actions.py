@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from rummykit.cards import Card, format_cards, parse_cards
+from rummykit.core import action_kind
 from rummykit.errors import InvalidActionError
 
 __all__ = ["ActionKind", "CarouselAction", "Layout"]
@@ -70,21 +71,13 @@ class CarouselAction:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CarouselAction:
         """Inverse of :meth:`to_json`."""
-        if not isinstance(data, Mapping):
-            raise InvalidActionError(f"an action is a JSON object, got {data!r}")
-        kind = data.get("kind")
+        kind = action_kind(data, "carousel", ("draw", "meld", "end_turn", "knock"))
         if kind == "meld":
             layout = data.get("layout")
             if not isinstance(layout, list) or not all(isinstance(m, str) for m in layout):
                 raise InvalidActionError("a meld action needs a layout: a list of meld strings")
             return cls.meld(layout)
-        simple = {"draw": _DRAW, "end_turn": _END_TURN, "knock": _KNOCK}
-        if not isinstance(kind, str) or kind not in simple:  # any JSON value may come
-            raise InvalidActionError(
-                f"unknown carousel action kind {repr(kind)[:40]}; "
-                "expected draw, meld, end_turn or knock"
-            )
-        return simple[kind]
+        return {"draw": _DRAW, "end_turn": _END_TURN, "knock": _KNOCK}[kind]
 
 
 _DRAW: Final = CarouselAction("draw")

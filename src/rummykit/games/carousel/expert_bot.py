@@ -47,16 +47,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
+from rummykit.bots.levels import LEVELS, Level, checked_level
 from rummykit.cards import JOKER_FACE, Card, make_rng
-from rummykit.errors import UnknownBotError
 from rummykit.games.carousel.actions import CarouselAction
-from rummykit.games.carousel.arrange import Placement, best_placement
+from rummykit.games.carousel.arrange import Placement
 from rummykit.games.carousel.hand import CarouselObservation
-from rummykit.games.carousel.layout import IllegalLayoutError, check_layout
+from rummykit.games.carousel.layout import IllegalLayoutError
 from rummykit.games.carousel.rules import CarouselRules, carousel_hand_value
-from rummykit.games.carousel.simple_bots import _may_meld, simple_placements
+from rummykit.games.carousel.simple_bots import _may_meld, no_meld_action, simple_placements
+from rummykit.games.carousel.under_rules import best_placement_under, check_layout_under
 
 __all__ = [
     "LEVELS",
@@ -69,9 +70,6 @@ __all__ = [
     "make_hard",
     "make_medium",
 ]
-
-Level = Literal["easy", "medium", "hard", "expert"]
-LEVELS: Final = ("easy", "medium", "hard", "expert")
 
 Layout = list[tuple[Card, ...]]
 
@@ -303,11 +301,7 @@ class CarouselExpertBot:
         players: int = 3,
         params: LevelParams | None = None,
     ) -> None:
-        if level not in LEVELS:
-            raise UnknownBotError(
-                f"unknown carousel bot level {level!r}; choose one of {', '.join(LEVELS)}"
-            )
-        self.level = level
+        self.level = checked_level("carousel", level)
         self.name = level
         self.rules = rules or CarouselRules()
         self.rng = make_rng(seed)
@@ -333,23 +327,10 @@ class CarouselExpertBot:
             layout = self._simple_meld(observation)
             if layout is not None:
                 return CarouselAction.meld(layout)
-        if "draw" in kinds:
-            return kinds["draw"]
-        if "knock" in kinds and self._should_knock(observation):
-            return kinds["knock"]
-        if "end_turn" in kinds:
-            return kinds["end_turn"]
-        return legal_actions[0]
+        return no_meld_action(kinds, legal_actions, lambda: self._should_knock(observation))
 
     def _placement(self, table: Sequence[Sequence[Card]], hand: Sequence[Card]) -> Placement | None:
-        return best_placement(
-            list(table),
-            list(hand),
-            rules=self.rules.meld_rules,
-            decks=self.decks,
-            joker_copy_limit=self.rules.joker_copy_limit,
-            joker_value=self.rules.joker_value,
-        )
+        return best_placement_under(self.rules, self.decks, table, hand)
 
     def _choose_meld(self, observation: CarouselObservation, may_draw: bool) -> Layout | None:
         """The layout to submit now, or ``None`` to draw again (or pass)."""
@@ -399,14 +380,7 @@ class CarouselExpertBot:
         scored.sort(key=lambda item: (item[0], item[1]))
         for _, _, layout in scored:
             try:
-                check_layout(
-                    observation.table,
-                    layout,
-                    hand,
-                    rules=self.rules.meld_rules,
-                    decks=self.decks,
-                    joker_copy_limit=self.rules.joker_copy_limit,
-                )
+                check_layout_under(self.rules, self.decks, observation.table, layout, hand)
             except IllegalLayoutError:
                 continue
             return layout

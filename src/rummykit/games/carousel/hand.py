@@ -30,12 +30,11 @@ from rummykit.cards import (
     shuffled_deck,
 )
 from rummykit.core import Event, IllegalActionError, InvalidActionError
-from rummykit.errors import InvalidOptionError, InvalidRecordError
+from rummykit.errors import InvalidOptionError
 from rummykit.games.carousel.actions import CarouselAction, Layout
 from rummykit.games.carousel.layout import (
     IllegalLayoutError,
     LayoutCheck,
-    check_layout,
     resolve_layout,
 )
 from rummykit.games.carousel.rules import (
@@ -43,6 +42,8 @@ from rummykit.games.carousel.rules import (
     carousel_hand_value,
     score_carousel_hand,
 )
+from rummykit.games.carousel.under_rules import check_layout_under
+from rummykit.hand_engine import HandEngine
 
 __all__ = [
     "CarouselAction",
@@ -119,7 +120,7 @@ class _CheckedMeld:
     check: LayoutCheck
 
 
-class CarouselHand:
+class CarouselHand(HandEngine):
     """One hand of Carousel for 2-5 players. Build with :func:`new_hand`.
 
     **Check once.** A meld is checked by :func:`~rummykit.games.carousel.layout.check_layout`
@@ -135,6 +136,10 @@ class CarouselHand:
 
     Only the last check is kept, and only until the state changes.
     """
+
+    record_kind = "carousel"
+    record_kind_required = True
+    action_type = CarouselAction
 
     __slots__ = (
         "_kept_check",
@@ -252,14 +257,6 @@ class CarouselHand:
             raise InvalidActionError(f"unknown carousel action kind {kind!r}")
         return None
 
-    def is_legal(self, action: CarouselAction) -> bool:
-        """True when ``action`` may be applied now."""
-        try:
-            self.check(action)
-        except IllegalActionError:
-            return False
-        return True
-
     # -- actions ---------------------------------------------------------------------
 
     def apply(self, action: CarouselAction) -> list[Event]:
@@ -352,14 +349,7 @@ class CarouselHand:
         hand = self.hands[seat]
         new_table = resolve_layout(self.table, hand, action.layout or (), seat)
         try:
-            check = check_layout(
-                self.table,
-                new_table,
-                hand,
-                rules=self.rules.meld_rules,
-                decks=self.decks,
-                joker_copy_limit=self.rules.joker_copy_limit,
-            )
+            check = check_layout_under(self.rules, self.decks, self.table, new_table, hand)
         except IllegalLayoutError as error:
             # The checker's reason names the meld and the card; its rule is cited once.
             raise IllegalActionError(
@@ -399,16 +389,8 @@ class CarouselHand:
         self.table = list(new_table)
         self.melded = True
         self._kept_check = None
-        events = [
-            Event(
-                "meld",
-                seat,
-                detail={
-                    "layout": [format_cards(meld) for meld in new_table],
-                    "from_hand": format_cards(placed),
-                },
-            )
-        ]
+        layout = [format_cards(meld) for meld in new_table]
+        events = [Event("meld", seat, detail={"layout": layout, "from_hand": format_cards(placed)})]
         if not self.hands[seat]:
             events.append(Event("went_out", seat))
             events.extend(self._score(knocker=seat, went_out=True, reason="went_out"))
@@ -542,28 +524,19 @@ class CarouselHand:
 
     def to_record(self) -> dict[str, Any]:
         """JSON-ready record (rules, players, seed, deal order, actions)."""
-        return {
-            "variant": "carousel",
-            "rules": self.rules.to_dict(),
-            "players": self.players,
-            "seed": self.seed,
-            "dealer": self.dealer,
-            "deck": [int(card) for card in self.deck],
-            "actions": [action.to_json() for action in self.actions],
-        }
+        return self._record(
+            players=self.players,
+            seed=self.seed,
+            dealer=self.dealer,
+            deck=[int(card) for card in self.deck],
+        )
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> CarouselHand:
-        """Rebuild a hand from :meth:`to_record`."""
-        if record.get("variant") != "carousel":
-            raise InvalidRecordError(f"not a carousel record: variant {record.get('variant')!r}")
+    def _dealt_from_record(cls, record: Mapping[str, Any]) -> CarouselHand:
         rules = CarouselRules.from_dict(record.get("rules", {}))
         players = int(record["players"])
         deck = [Card(int(card)) for card in record["deck"]]
-        hand = new_hand(rules, players=players, dealer=int(record.get("dealer", 0)), deck=deck)
-        for data in record.get("actions", ()):
-            hand.apply(CarouselAction.from_json(data))
-        return hand
+        return new_hand(rules, players=players, dealer=int(record.get("dealer", 0)), deck=deck)
 
 
 def _sort_key(card: Card) -> tuple[int, int]:

@@ -10,18 +10,25 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rummykit.cards import Card, make_rng
 from rummykit.errors import BotError
-from rummykit.games.carousel.actions import CarouselAction
-from rummykit.games.carousel.arrange import best_placement
+from rummykit.games.carousel.actions import ActionKind, CarouselAction
 from rummykit.games.carousel.hand import CarouselObservation
-from rummykit.games.carousel.layout import IllegalLayoutError, check_layout
+from rummykit.games.carousel.layout import IllegalLayoutError
 from rummykit.games.carousel.rules import CarouselRules, carousel_hand_value
+from rummykit.games.carousel.under_rules import best_placement_under, check_layout_under
 from rummykit.melds import CAROUSEL_MELDS, is_meld
 
-__all__ = ["CarouselHeuristicBot", "CarouselRandomBot", "simple_placements"]
+__all__ = [
+    "CarouselHeuristicBot",
+    "CarouselRandomBot",
+    "make_heuristic",
+    "make_random",
+    "no_meld_action",
+    "simple_placements",
+]
 
 
 def simple_placements(
@@ -96,13 +103,9 @@ class CarouselRandomBot:
                 if not jokers:
                     return CarouselAction.meld(layout)
                 try:
-                    check_layout(
-                        observation.table,
-                        layout,
-                        observation.hand,
-                        rules=self.rules.meld_rules,
-                        decks=self.rules.decks_for(observation.players),
-                        joker_copy_limit=self.rules.joker_copy_limit,
+                    decks = self.rules.decks_for(observation.players)
+                    check_layout_under(
+                        self.rules, decks, observation.table, layout, observation.hand
                     )
                 except IllegalLayoutError:
                     continue
@@ -110,6 +113,22 @@ class CarouselRandomBot:
         if not legal_actions:
             raise BotError("no legal action and no meld to make", bot=self.name)
         return self.rng.choice(list(legal_actions))
+
+
+def no_meld_action(
+    kinds: Mapping[ActionKind, CarouselAction],
+    legal_actions: Sequence[CarouselAction],
+    knock_is_good: Callable[[], bool],
+) -> CarouselAction:
+    """A bot's action when it does not meld: draw while it may, then knock if that is
+    good (asked only then), else end the turn. ``kinds`` maps the legal actions' kinds."""
+    if "draw" in kinds:
+        return kinds["draw"]
+    if "knock" in kinds and knock_is_good():
+        return kinds["knock"]
+    if "end_turn" in kinds:
+        return kinds["end_turn"]
+    return legal_actions[0]
 
 
 def _may_meld(observation: CarouselObservation, rules: CarouselRules | None = None) -> bool:
@@ -136,26 +155,23 @@ class CarouselHeuristicBot:
         kinds = {action.kind: action for action in legal_actions}
         if _may_meld(observation, self.rules) and not observation.melded:
             decks = self.decks or self.rules.decks_for(observation.players)
-            placement = best_placement(
-                list(observation.table),
-                list(observation.hand),
-                rules=self.rules.meld_rules,
-                decks=decks,
-                joker_copy_limit=self.rules.joker_copy_limit,
-                joker_value=self.rules.joker_value,
-            )
+            placement = best_placement_under(self.rules, decks, observation.table, observation.hand)
             if placement is not None and placement.cards:
                 return CarouselAction.meld(placement.layout)
-        if "draw" in kinds:
-            return kinds["draw"]
-        if "knock" in kinds and self._knock_is_good(observation):
-            return kinds["knock"]
-        if "end_turn" in kinds:
-            return kinds["end_turn"]
-        return legal_actions[0]
+        return no_meld_action(kinds, legal_actions, lambda: self._knock_is_good(observation))
 
     def _knock_is_good(self, observation: CarouselObservation) -> bool:
         value = carousel_hand_value(observation.hand, self.rules)
         others = [n for s, n in enumerate(observation.hand_sizes) if s != observation.seat]
         # A player holding one or two cards may well hold less than we do.
         return value <= 1 or min(others, default=10) >= 3
+
+
+def make_random(*, seed: int, rules: CarouselRules, players: int) -> CarouselRandomBot:
+    """The catalog's ``random`` Carousel bot for one seat."""
+    return CarouselRandomBot(seed, rules=rules)
+
+
+def make_heuristic(*, seed: int, rules: CarouselRules, players: int) -> CarouselHeuristicBot:
+    """The catalog's ``heuristic`` Carousel bot for one seat (decks as the table plays)."""
+    return CarouselHeuristicBot(rules, decks=rules.decks_for(players))

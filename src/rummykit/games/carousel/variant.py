@@ -6,9 +6,6 @@ and its bots; the catalog imports it on its first look-up.
 
 from __future__ import annotations
 
-from typing import Any
-
-from rummykit.bots.base import Bot
 from rummykit.catalog import Variant, register_bot, register_variant
 from rummykit.games.carousel import CarouselAction, CarouselGame, CarouselRules
 from rummykit.games.carousel.refusals import CAROUSEL_REFUSALS
@@ -47,32 +44,20 @@ class CarouselVariant(Variant):
 CAROUSEL = register_variant(CarouselVariant())
 
 
-def _random(*, seed: int, rules: Any, players: int) -> Bot[Any, Any]:
-    from rummykit.games.carousel.simple_bots import CarouselRandomBot
-
-    return CarouselRandomBot(seed, rules=rules)
-
-
-def _heuristic(*, seed: int, rules: Any, players: int) -> Bot[Any, Any]:
-    from rummykit.games.carousel.simple_bots import CarouselHeuristicBot
-
-    return CarouselHeuristicBot(rules, decks=rules.decks_for(players))
-
-
 _SOLVER = ("rummykit.games.carousel.arrange",)
 """The Carousel bots place melds with this solver."""
 
 register_bot(
     "carousel",
     "random",
-    _random,
+    "rummykit.games.carousel.simple_bots:make_random",
     description="draws; places one random simple meld when it can",
     requires=_SOLVER,
 )
 register_bot(
     "carousel",
     "heuristic",
-    _heuristic,
+    "rummykit.games.carousel.simple_bots:make_heuristic",
     description="places the most value via the solver; knocks when low",
     requires=_SOLVER,
 )

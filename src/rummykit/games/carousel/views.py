@@ -18,33 +18,29 @@ told apart in play), so a hand may show ``7H`` twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rummykit.cards import format_card, format_cards
+from rummykit.cards import format_cards
 from rummykit.games.carousel import (
     CarouselAction,
     CarouselGame,
+    CarouselHandResult,
     CarouselObservation,
-    best_placement,
     carousel_hand_value,
 )
+from rummykit.games.carousel.under_rules import best_placement_under
 from rummykit.table_game import JSON, TurnBasedTableGame, checked
 
 __all__ = ["CarouselTableGame"]
-
-
-def _names(cards: Iterable[int]) -> list[str]:
-    return [format_card(card) for card in cards]
 
 
 class CarouselTableGame(TurnBasedTableGame):
     """A Carousel game behind the :class:`~rummykit.table_game.TableGame` interface."""
 
     action_type = CarouselAction
-
-    def __init__(self, game: CarouselGame) -> None:
-        self.game: CarouselGame = game
+    variant = "carousel"
+    game: CarouselGame
 
     def check(self, seat: int, action: Mapping[str, Any]) -> JSON:
         parsed = CarouselAction.from_json(action)
@@ -57,10 +53,10 @@ class CarouselTableGame(TurnBasedTableGame):
             laid = hand.check(parsed)
             if laid is not None:
                 details.update(
-                    cards=_names(laid.cards),
+                    cards=self.card_names(laid.cards),
                     value=laid.value,
                     hand_value_after=carousel_hand_value(laid.remaining, hand.rules),
-                    freed=_names(laid.freed),
+                    freed=self.card_names(laid.freed),
                 )
 
         result = checked(run)
@@ -73,13 +69,11 @@ class CarouselTableGame(TurnBasedTableGame):
         decks = self.game.hand.decks
 
         def advise() -> JSON:
-            placement = best_placement(
-                list(observation.table),
-                list(observation.hand),
-                rules=rules.meld_rules,
-                decks=decks,
-                joker_copy_limit=rules.joker_copy_limit,
-                joker_value=rules.joker_value,
+            placement = best_placement_under(
+                rules,
+                decks,
+                observation.table,
+                observation.hand,
                 few_changes=True,  # a person follows the hint
             )
             if placement is None:
@@ -87,10 +81,10 @@ class CarouselTableGame(TurnBasedTableGame):
             return {
                 "placement": {
                     "layout": [format_cards(meld) for meld in placement.layout],
-                    "cards": _names(placement.cards),
+                    "cards": self.card_names(placement.cards),
                     "value": placement.value,
                     "count": placement.count,
-                    "freed": _names(placement.freed),
+                    "freed": self.card_names(placement.freed),
                     "hand_value_after": carousel_hand_value(observation.hand, rules)
                     - placement.value,
                     "action": CarouselAction.meld(placement.layout).to_json(),
@@ -101,58 +95,29 @@ class CarouselTableGame(TurnBasedTableGame):
 
     # -- views ----------------------------------------------------------------------------
 
-    def _score_sheet(self) -> JSON:
-        game = self.game
-        rows = []
-        running = [0] * game.players
-        for number, result in enumerate(game.results, start=1):
-            for seat, points in enumerate(result.points):
-                running[seat] += points
-            rows.append(
-                {
-                    "hand": number,
-                    "reason": result.reason,
-                    "knocker": result.knocker,
-                    "winners": list(result.winners),
-                    "values": list(result.values),
-                    "points": list(result.points),
-                    "running": list(running),
-                }
-            )
-        return {
-            "target": game.rules.target,
-            "rows": rows,
-            "final": None if game.result is None else game.result.to_json(),
-        }
+    def _sheet_heading(self) -> JSON:
+        return {"target": self.game.rules.target}
 
-    def _last_result(self) -> JSON | None:
-        game = self.game
-        if not game.results:
-            return None
-        data = game.results[-1].to_json()
-        data.update(
-            hand=len(game.results),
-            hands=[_names(hand) for hand in game.results[-1].hands],
-            table=[_names(meld) for meld in game.finished_hands[-1].table],
-        )
-        return data
+    def _sheet_row(self, result: CarouselHandResult) -> JSON:
+        return {
+            "reason": result.reason,
+            "knocker": result.knocker,
+            "winners": list(result.winners),
+            "values": list(result.values),
+            "points": list(result.points),
+        }
 
     def _common(self, observation: CarouselObservation) -> JSON:
         game = self.game
         rules = game.rules
         return {
-            "variant": "carousel",
-            "phase": observation.phase,
-            "current_player": None if game.is_over else observation.current_player,
-            "dealer": observation.dealer,
-            "hand_number": game.hand_number,
-            "stock_size": observation.stock_size,
+            **self._view_opening(observation),
             "discard_pile": [],
             "draws": observation.draws,
             "max_draws": rules.max_draws,
             "melded": observation.melded,
             "final_lap": observation.final_lap,
-            "table": [_names(meld) for meld in observation.table],
+            "table": self.table_json(observation.table),
             "players": [
                 {"seat": seat, "hand_size": size}
                 for seat, size in enumerate(observation.hand_sizes)
@@ -160,26 +125,14 @@ class CarouselTableGame(TurnBasedTableGame):
             "scores": list(observation.scores),
             "target": observation.target,
             "knock_limit": rules.knock_limit,
-            "score_sheet": self._score_sheet(),
-            "last_result": self._last_result(),
-            "last_result_hand": len(game.results),
-            "is_over": game.is_over,
+            **self._view_closing(self._last_result()),
         }
 
-    def view(self, seat: int | None) -> JSON:
-        if seat is None:
-            return self._spectator_view()
-        observation = self.game.observation(seat)
-        data = self._common(observation)
-        my_turn = not self.game.is_over and observation.current_player == seat
-        data.update(
-            seat=seat,
-            hand=_names(observation.hand),
-            hand_value=carousel_hand_value(observation.hand, self.game.rules),
-            legal_actions=self.legal_actions() if my_turn else [],
-            may_meld=my_turn and self.game.hand.may_meld(),
-        )
-        return data
+    def _seat_fields(self, observation: CarouselObservation, my_turn: bool) -> JSON:
+        return {
+            "hand_value": carousel_hand_value(observation.hand, self.game.rules),
+            "may_meld": my_turn and self.game.hand.may_meld(),
+        }
 
     def _spectator_view(self) -> JSON:
         """Public information only: a seat's view without its hand."""
@@ -187,5 +140,8 @@ class CarouselTableGame(TurnBasedTableGame):
         data.update(seat=None, legal_actions=[], may_meld=False)
         return data
 
+    def table_json(self, table: Sequence[Sequence[int]]) -> list[list[str]]:
+        return [self.card_names(meld) for meld in table]
+
     def revealed_table(self) -> JSON:
-        return {"table": [_names(meld) for meld in self.game.hand.table]}
+        return {"table": self.table_json(self.game.hand.table)}

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, cast
 
 from rummykit.cards import Card, format_card, format_cards, parse_card, parse_cards
+from rummykit.core import action_kind
 from rummykit.errors import InvalidActionError
 
 __all__ = ["GinAction"]
@@ -113,14 +114,7 @@ class GinAction:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GinAction:
         """Inverse of :meth:`to_json`; raises :class:`InvalidActionError` on bad input."""
-        if not isinstance(data, Mapping):
-            raise InvalidActionError(f"an action is a JSON object, got {data!r}")
-        kind = data.get("kind")
-        if not isinstance(kind, str) or kind not in _ACTION_KINDS:
-            raise InvalidActionError(
-                f"unknown gin action kind {_short(kind)}; "
-                f"expected one of {', '.join(sorted(_ACTION_KINDS))}"
-            )
+        kind = action_kind(data, "gin", _ACTION_KINDS)
         try:
             card = data.get("card")
             melds = data.get("melds")
@@ -148,12 +142,6 @@ class GinAction:
         except (ValueError, TypeError, AttributeError, KeyError, IndexError) as error:
             raise InvalidActionError(f"malformed {kind} action: {error}") from error
         return _SIMPLE_ACTIONS[kind]
-
-
-def _short(value: Any) -> str:
-    """A value as a refusal names it, at most 40 characters."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _card_arg(card: int | str) -> int:

@@ -51,8 +51,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from rummykit.bots.levels import checked_level
 from rummykit.cards import make_rng, parse_card
-from rummykit.errors import UnknownBotError
 from rummykit.games.gin.actions import GinAction
 from rummykit.games.gin.deadwood import (
     CARD_VALUES,
@@ -143,11 +143,7 @@ class GinExpertBot:
         seed: int | random.Random | None = None,
         params: GinExpertParams | None = None,
     ) -> None:
-        if level not in LEVELS:
-            raise UnknownBotError(
-                f"unknown gin bot level {level!r}; choose one of {', '.join(LEVELS)}"
-            )
-        self.level = level
+        self.level = checked_level("gin", level)
         self.name: str = level
         self.rules = rules or GinRules()
         self.rng = make_rng(seed)

@@ -32,7 +32,7 @@ from rummykit.cards import (
     shuffled_deck,
 )
 from rummykit.core import Event, IllegalActionError, InvalidActionError
-from rummykit.errors import InvalidOptionError, InvalidRecordError
+from rummykit.errors import InvalidOptionError
 from rummykit.games.gin.actions import (
     BIG_GIN,
     DISCARDS,
@@ -63,6 +63,7 @@ from rummykit.games.gin.observation import GinObservation, Phase
 from rummykit.games.gin.result import GinHandResult
 from rummykit.games.gin.rules import GinRules
 from rummykit.games.gin.showdown import optimal_show, score_show, showdown_events
+from rummykit.hand_engine import HandEngine
 
 __all__ = [
     # The types the engine speaks, importable from here as well as from the package.
@@ -77,8 +78,11 @@ __all__ = [
 _DISCARD_ACTION: Final = DISCARDS.__getitem__
 
 
-class GinHand:
+class GinHand(HandEngine):
     """One hand of Gin Rummy between seats 0 and 1. Build with :func:`new_hand`."""
+
+    record_kind = "gin"
+    action_type = GinAction
 
     __slots__ = (
         "_options",
@@ -196,18 +200,6 @@ class GinHand:
         if phase == "layoff":
             return [self._optimal_show()]
         return []
-
-    def check(self, action: GinAction) -> None:
-        """Raise :class:`IllegalActionError` if ``action`` is illegal now; else nothing."""
-        self.clone().apply(action)
-
-    def is_legal(self, action: GinAction) -> bool:
-        """True when ``action`` may be applied now."""
-        try:
-            self.check(action)
-        except IllegalActionError:
-            return False
-        return True
 
     # -- applying actions ----------------------------------------------------------------
 
@@ -495,20 +487,10 @@ class GinHand:
 
     def to_record(self) -> dict[str, Any]:
         """A JSON-ready record (rules, seed, deal order, actions) that replays this hand."""
-        return {
-            "variant": "gin",
-            "rules": self.rules.to_dict(),
-            "seed": self.seed,
-            "dealer": self.dealer,
-            "deck": format_cards(self.deck),
-            "actions": [action.to_json() for action in self.actions],
-        }
+        return self._record(seed=self.seed, dealer=self.dealer, deck=format_cards(self.deck))
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> GinHand:
-        """Rebuild a hand from :meth:`to_record` by replaying its actions."""
-        if record.get("variant", "gin") != "gin":
-            raise InvalidRecordError(f"not a gin record: variant {record.get('variant')!r}")
+    def _dealt_from_record(cls, record: Mapping[str, Any]) -> GinHand:
         rules = GinRules.from_dict(record.get("rules", {}))
         deck = parse_cards(record["deck"]) if record.get("deck") else None
         seed = record.get("seed")
@@ -516,8 +498,6 @@ class GinHand:
         # The recorded deck overrides the seed; keep the seed too, so the rebuilt hand
         # is identical to the recorded one (and its own record keeps the seed).
         hand.seed = seed if isinstance(seed, int) else None
-        for data in record.get("actions", ()):
-            hand.apply(GinAction.from_json(data))
         return hand
 
     def __repr__(self) -> str:

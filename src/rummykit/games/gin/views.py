@@ -64,9 +64,10 @@ class GinTableGame(TurnBasedTableGame):
 
     action_type = GinAction
     over_word = "match"
+    variant = "gin"
 
     def __init__(self, match: GinMatch) -> None:
-        self.game = match
+        super().__init__(match)
         self.match = match
         # Finished hands never change: their showdowns and the score sheet are kept.
         self._finished: dict[tuple[int, int], JSON | None] = {}
@@ -116,7 +117,7 @@ class GinTableGame(TurnBasedTableGame):
         self._sheet = (key, sheet)
         return sheet
 
-    def _common(self, observation: GinObservation, scores: tuple[int, int]) -> JSON:
+    def _common(self, observation: GinObservation) -> JSON:
         match = self.match
         last_result: JSON | None = None
         count = len(match.finished_hands)
@@ -127,21 +128,13 @@ class GinTableGame(TurnBasedTableGame):
                 self._finished[key] = _result_json(finished.observation(observation.seat).result)
             last_result = self._finished[key]
         return {
-            "variant": "gin",
-            "phase": observation.phase,
-            "current_player": None if match.is_over else observation.current_player,
-            "dealer": observation.dealer,
-            "hand_number": match.hand_number,
-            "stock_size": observation.stock_size,
+            **self._view_opening(observation),
             "discard_pile": [_name(card) for card in observation.discard_pile],
             "upcard": None if observation.upcard is None else _name(observation.upcard),
             "knocker_melds": [format_cards(meld) for meld in observation.knocker_melds],
-            "scores": list(scores),
+            "scores": list(match.points),
             "target": match.rules.target,
-            "score_sheet": self._score_sheet(),
-            "last_result": last_result,
-            "last_result_hand": len(match.finished_hands),
-            "is_over": match.is_over,
+            **self._view_closing(last_result),
         }
 
     def view(self, seat: int | None) -> JSON:
@@ -150,7 +143,7 @@ class GinTableGame(TurnBasedTableGame):
         # The hand's own observation, not the match's: the match only adds the scores
         # (with a dataclass copy that cost more than the rest of the view).
         observation = self.match.hand.observation(seat)
-        data = self._common(observation, self.match.points)
+        data = self._common(observation)
         hand = observation.hand
         arranged = self._arranged[seat]
         if arranged is None or arranged[0] != hand:
@@ -164,7 +157,7 @@ class GinTableGame(TurnBasedTableGame):
                 },
             )
             self._arranged[seat] = arranged
-        my_turn = not self.match.is_over and observation.current_player == seat
+        my_turn = self.current_seat == seat
         players: list[JSON] = [{}, {}]
         players[seat] = {"seat": seat, "hand_size": len(hand), "known_cards": []}
         players[1 - seat] = {
@@ -193,7 +186,7 @@ class GinTableGame(TurnBasedTableGame):
         """Public information only: what both seats' observations have in common."""
         views = [self.match.hand.observation(0), self.match.hand.observation(1)]
         # The showdown is public: both seats' observations carry the same result.
-        data = self._common(views[0], self.match.points)
+        data = self._common(views[0])
         data.update(
             seat=None,
             players=[

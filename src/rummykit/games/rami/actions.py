@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from rummykit.cards import PHYSICAL_IDS, Card
+from rummykit.core import action_kind
 from rummykit.errors import InvalidActionError
 from rummykit.games.rami.tokens import card_arg, card_token, cards_arg
 
@@ -151,14 +152,7 @@ class RamiAction:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RamiAction:
         """Inverse of :meth:`to_json`; raises :class:`InvalidActionError` on bad input."""
-        if not isinstance(data, Mapping):
-            raise InvalidActionError(f"an action is a JSON object, got {data!r}")
-        kind = data.get("kind")
-        if not isinstance(kind, str) or kind not in _ACTION_KINDS:
-            raise InvalidActionError(
-                f"unknown rami action kind {_short(kind)}; "
-                f"expected one of {', '.join(sorted(_ACTION_KINDS))}"
-            )
+        kind = action_kind(data, "rami", _ACTION_KINDS)
         try:
             if kind == "draw_stock":
                 return DRAW_STOCK
@@ -193,12 +187,6 @@ class RamiAction:
         # card belongs. Whatever the builders trip over, it is a malformed action.
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:
             raise InvalidActionError(f"malformed {kind} action: {error!r}") from error
-
-
-def _short(value: Any) -> str:
-    """A value as a refusal names it, at most 40 characters."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # The finite actions, built once and shared (the engine lists them every turn).

@@ -56,6 +56,7 @@ from rummykit.games.rami.heuristic_bot import (
     _partners,
     _without,
     bundled_takes,
+    cheapest_discard,
     next_player_wants,
 )
 from rummykit.games.rami.layoffs import (
@@ -560,32 +561,23 @@ class RamiExpertBot(PhaseBot):
         danger = self._danger(obs)
         faces = [FACES[c] for c in obs.hand]
         feeds, wanted = next_player_wants(obs)
-        best: RamiAction | None = None
-        best_cost = (0.0, 0)
-        for action in legal:
-            card = action.card
-            assert card is not None
-            face = FACES[card]
-            if face == JOKER_FACE:
-                cost = (10_000.0, card)
-            else:
-                keep = 0.0
-                for other in faces:
-                    if other in (face, JOKER_FACE):
-                        continue
-                    outs = _completions(face, other, unseen)
-                    if outs >= 0:
-                        keep += params.live_base + params.live_per * min(outs, 4)
-                score = keep - values[card] * (1.0 + params.danger_value * danger)
-                if feeds >> face & 1:
-                    score += params.opened_feed
-                if wanted and _partners(face, wanted):
-                    score += 12
-                cost = (score, card)
-            if best is None or cost < best_cost:
-                best, best_cost = action, cost
-        assert best is not None
-        return best
+
+        def cost(card: int, face: int) -> float:
+            keep = 0.0
+            for other in faces:
+                if other in (face, JOKER_FACE):
+                    continue
+                outs = _completions(face, other, unseen)
+                if outs >= 0:
+                    keep += params.live_base + params.live_per * min(outs, 4)
+            score = keep - values[card] * (1.0 + params.danger_value * danger)
+            if feeds >> face & 1:
+                score += params.opened_feed
+            if wanted and _partners(face, wanted):
+                score += 12
+            return score
+
+        return cheapest_discard(legal, cost)
 
     def _candidates(self, obs: RamiObservation, legal: Sequence[RamiAction]) -> list[RamiAction]:
         """Discards ordered by the heuristic's cost (its first choice first); jokers last."""

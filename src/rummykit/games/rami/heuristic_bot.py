@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rummykit.cards import FACES, JOKER_FACE, make_rng
 from rummykit.errors import BotError, UnknownBotError
@@ -37,7 +37,14 @@ from rummykit.games.rami.opening import Opening, best_melds, best_opening
 from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import Combination, combination_from_cards
 
-__all__ = ["RAMI_BOTS", "RamiHeuristicBot", "RamiRandomBot", "make_rami_bot", "play_moves"]
+__all__ = [
+    "RAMI_BOTS",
+    "RamiHeuristicBot",
+    "RamiRandomBot",
+    "cheapest_discard",
+    "make_rami_bot",
+    "play_moves",
+]
 
 RAMI_BOTS = ("random", "heuristic")
 """Names accepted by :func:`make_rami_bot`."""
@@ -266,27 +273,34 @@ class RamiHeuristicBot(PhaseBot):
         keep = combination_faces(hand, rules) if not opened else 0
         feeds, wanted = next_player_wants(obs)
         faces = [FACES[c] for c in hand]
-        best: RamiAction | None = None
-        best_cost = (0, 0)
-        for action in legal:
-            card = action.card
-            assert card is not None
-            face = FACES[card]
-            if face == JOKER_FACE:
-                cost = (10_000, card)
-            else:
-                score = 8 * _partners(face, faces)
-                if keep >> (face * 4) & 15:
-                    score += 100
-                if feeds >> face & 1:
-                    score += 30
-                if wanted and _partners(face, wanted):
-                    score += 12
-                cost = (score - values[card], card)
-            if best is None or cost < best_cost:
-                best, best_cost = action, cost
-        assert best is not None
-        return best
+
+        def cost(card: int, face: int) -> float:
+            score = 8 * _partners(face, faces)
+            if keep >> (face * 4) & 15:
+                score += 100
+            if feeds >> face & 1:
+                score += 30
+            if wanted and _partners(face, wanted):
+                score += 12
+            return score - values[card]
+
+        return cheapest_discard(legal, cost)
+
+
+def cheapest_discard(legal: Sequence[RamiAction], cost: Callable[[int, int], float]) -> RamiAction:
+    """The discard of least ``cost(card, face)`` (ties: the lower card id); a joker only
+    when nothing else may go."""
+    best: RamiAction | None = None
+    best_cost = (0.0, 0)
+    for action in legal:
+        card = action.card
+        assert card is not None
+        face = FACES[card]
+        value = (10_000.0, card) if face == JOKER_FACE else (cost(card, face), card)
+        if best is None or value < best_cost:
+            best, best_cost = action, value
+    assert best is not None
+    return best
 
 
 def next_player_wants(obs: RamiObservation) -> tuple[int, list[int]]:

@@ -34,6 +34,21 @@ def _number(index: int | None) -> str:
     return "?" if index is None else str(index + 1)
 
 
+def _refused_by(
+    seat: int, card: Card, index: int, combo: Combination, error: CombinationError
+) -> IllegalActionError:
+    """A lay-off or joker swap that the target combination refuses, naming it."""
+    return IllegalActionError(
+        f"seat {seat}: {error.reason} (combination {index + 1}, {combo.describe()} of "
+        f"seat {combo.owner})",
+        code=error.code,
+        seat=seat,
+        card=card,
+        rule=error.rule,
+        numbers={"combination": index + 1},
+    )
+
+
 class PlayPhase(RoundState):
     """The plays of the play phase, on top of the round's state."""
 
@@ -296,7 +311,10 @@ class PlayPhase(RoundState):
         normalized = action if list(combos_in[0]) == chosen else RamiAction.meld(chosen)
         return events, normalized
 
-    def _target(self, seat: int, index: int | None, card: Card | None, verb: str) -> Combination:
+    def _target(
+        self, seat: int, index: int | None, card: Card | None, verb: str
+    ) -> tuple[int, Combination]:
+        """The table combination ``index`` names, with the index known to be one."""
         if index is None or not 0 <= index < len(self.table):
             raise IllegalActionError(
                 f"seat {seat} cannot {verb}: there is no combination {_number(index)} on the "
@@ -310,27 +328,17 @@ class PlayPhase(RoundState):
                 },
                 rule="rami-4.9",
             )
-        return self.table[index]
+        return index, self.table[index]
 
     def _layoff(self, seat: int, action: RamiAction) -> tuple[list[Event], RamiAction]:
         if action.card is None:
             raise InvalidActionError("a layoff names a card")
         (card,) = self._resolve(seat, (action.card,), "lay off")
-        index = action.target
-        combo = self._target(seat, index, card, f"lay off {format_card(card)}")
-        assert index is not None
+        index, combo = self._target(seat, action.target, card, f"lay off {format_card(card)}")
         try:
             new = lay_off(combo, card, shifts=self.rules.end_joker_shifts)
         except CombinationError as error:
-            raise IllegalActionError(
-                f"seat {seat}: {error.reason} (combination {index + 1}, {combo.describe()} of "
-                f"seat {combo.owner})",
-                code=error.code,
-                seat=seat,
-                card=card,
-                rule=error.rule,
-                numbers={"combination": index + 1},
-            ) from None
+            raise _refused_by(seat, card, index, combo, error) from None
         remaining = list(self.hands[seat])
         remaining.remove(card)
         new_table = self.table.copy()
@@ -356,22 +364,14 @@ class PlayPhase(RoundState):
         if action.card is None:
             raise InvalidActionError("a joker swap names the real card")
         (card,) = self._resolve(seat, (action.card,), "swap with")
-        index = action.target
-        combo = self._target(seat, index, card, f"swap {format_card(card)} for a joker")
-        assert index is not None
+        index, combo = self._target(
+            seat, action.target, card, f"swap {format_card(card)} for a joker"
+        )
         shifts = rules.end_joker_shifts
         try:
             new, joker = swap_joker(combo, card, shifts=shifts)
         except CombinationError as error:
-            raise IllegalActionError(
-                f"seat {seat}: {error.reason} (combination {index + 1}, {combo.describe()} of "
-                f"seat {combo.owner})",
-                code=error.code,
-                seat=seat,
-                card=card,
-                rule=error.rule,
-                numbers={"combination": index + 1},
-            ) from None
+            raise _refused_by(seat, card, index, combo, error) from None
         table = self.table.copy()
         table[index] = new
         remaining = list(self.hands[seat])
@@ -383,7 +383,7 @@ class PlayPhase(RoundState):
             dest = (
                 table[dest_index]
                 if 0 <= dest_index < len(table)
-                else self._target(seat, dest_index, joker, "place the joker")
+                else self._target(seat, dest_index, joker, "place the joker")[1]
             )
             try:
                 table[dest_index] = lay_off(dest, joker, shifts=shifts)

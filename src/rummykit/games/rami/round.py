@@ -45,7 +45,7 @@ from rummykit.cards import (
     shuffled_deck,
 )
 from rummykit.core import Event, IllegalActionError, InvalidActionError
-from rummykit.errors import InvalidOptionError, InvalidRecordError
+from rummykit.errors import InvalidOptionError
 from rummykit.games.rami.actions import DISCARDS, DRAW_STOCK, END_PLAY, TAKE_DISCARD, RamiAction
 from rummykit.games.rami.observation import EventLog, ObservationBuilder, RamiObservation
 from rummykit.games.rami.plays import PlayPhase
@@ -107,6 +107,8 @@ class RamiRound(PlayPhase):
     """One round of Rami for 2-6 players. Build with :func:`new_round`."""
 
     __slots__ = ()
+    record_kind = "rami-round"
+    action_type = RamiAction
 
     # -- legal actions -----------------------------------------------------------------
 
@@ -150,18 +152,6 @@ class RamiRound(PlayPhase):
                 return list(discards)
             return [action for action in discards if action.card != taken]
         return []
-
-    def check(self, action: RamiAction) -> None:
-        """Raise :class:`IllegalActionError` if ``action`` is illegal now; else nothing."""
-        self.clone().apply(action)
-
-    def is_legal(self, action: RamiAction) -> bool:
-        """True when ``action`` may be applied now."""
-        try:
-            self.check(action)
-        except (IllegalActionError, InvalidActionError):
-            return False
-        return True
 
     # -- applying actions ----------------------------------------------------------------
 
@@ -463,23 +453,17 @@ class RamiRound(PlayPhase):
     def to_record(self) -> dict[str, Any]:
         """A JSON-ready record (rules, seats, deal order, refill seed, actions) that
         replays this round exactly."""
-        return {
-            "variant": "rami-round",
-            "rules": self.rules.to_dict(),
-            "players": self.players,
-            "active": list(self.active),
-            "seed": self.seed,
-            "dealer": self.dealer,
-            "deck": " ".join(map(card_token, self.deck)),
-            "refill_seed": self.refill_seed,
-            "actions": [action.to_json() for action in self.actions],
-        }
+        return self._record(
+            players=self.players,
+            active=list(self.active),
+            seed=self.seed,
+            dealer=self.dealer,
+            deck=" ".join(map(card_token, self.deck)),
+            refill_seed=self.refill_seed,
+        )
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> RamiRound:
-        """Rebuild a round from :meth:`to_record` by replaying its actions."""
-        if record.get("variant", "rami-round") != "rami-round":
-            raise InvalidRecordError(f"not a rami round record: variant {record.get('variant')!r}")
+    def _dealt_from_record(cls, record: Mapping[str, Any]) -> RamiRound:
         rules = RamiRules.from_dict(record.get("rules", {}))
         deck_text = record.get("deck")
         deck = [parse_card_token(t) for t in deck_text.split()] if deck_text else None
@@ -493,8 +477,6 @@ class RamiRound(PlayPhase):
             active=record.get("active"),
         )
         rnd.seed = record.get("seed")
-        for data in record.get("actions", ()):
-            rnd.apply(RamiAction.from_json(data))
         return rnd
 
     def __repr__(self) -> str:

@@ -13,12 +13,13 @@ import random
 from typing import Final, Literal
 
 from rummykit.cards import FACES, MAX_COPIES, PHYSICAL_IDS, Card, copy_of
-from rummykit.core import Event, IllegalActionError
+from rummykit.core import Event, IllegalActionError, InvalidActionError
 from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.observation import Phase
 from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.scoring import RamiRoundResult, score_round
 from rummykit.games.rami.table import Combination
+from rummykit.hand_engine import HandEngine
 
 __all__ = ["SORT_KEY", "RoundState", "sort_key"]
 
@@ -27,8 +28,10 @@ SORT_KEY: Final = tuple(FACES[card] * MAX_COPIES + copy_of(card) for card in ran
 sort_key = SORT_KEY.__getitem__
 
 
-class RoundState:
+class RoundState(HandEngine):
     """Every field of one round of Rami, and the end of a turn and of the round."""
+
+    refusals = (IllegalActionError, InvalidActionError)
 
     __slots__ = (
         "_discards",
@@ -177,65 +180,54 @@ class RoundState:
 
     def _go_out(self, seat: int, *, discarded: bool) -> list[Event]:
         rami_sec = self.first_laid_turn[seat] == self.turn
+        result = self._score(seat, rami_sec=rami_sec)
+        detail = {
+            "outcome": "out",
+            "by_discard": discarded,
+            "rami_sec": rami_sec,
+            "penalties": list(result.penalties),
+        }
+        return [Event("round_over", seat, detail=detail)]
+
+    def _block(self, reason: Literal["stock", "turns"]) -> list[Event]:
+        result = self._score(None, blocked_reason=reason)
+        detail = {
+            "outcome": "blocked",
+            "reason": reason,
+            "winners": list(result.winners),
+            "penalties": list(result.penalties),
+        }
+        return [Event("round_over", None, detail=detail)]
+
+    def _score(
+        self,
+        winner: int | None,
+        *,
+        rami_sec: bool = False,
+        blocked_reason: Literal["stock", "turns"] | None = None,
+    ) -> RamiRoundResult:
+        """Score the round (``winner`` went out, or nobody: it is blocked), every hand
+        revealed, and end it."""
         penalties, raw, winners = score_round(
             self.rules,
             self.hands,
             self.opened,
-            winner=seat,
+            winner=winner,
             rami_sec=rami_sec,
             active=self.active,
         )
-        self._finish(
-            RamiRoundResult(
-                outcome="out",
-                winners=winners,
-                penalties=penalties,
-                hand_values=raw,
-                opened=tuple(self.opened),
-                hands=tuple(tuple(self.hand_cards(s)) for s in range(self.players)),
-                rami_sec=rami_sec,
-            )
+        result = RamiRoundResult(
+            outcome="blocked" if winner is None else "out",
+            winners=winners,
+            penalties=penalties,
+            hand_values=raw,
+            opened=tuple(self.opened),
+            hands=tuple(tuple(self.hand_cards(s)) for s in range(self.players)),
+            rami_sec=rami_sec,
+            blocked_reason=blocked_reason,
         )
-        return [
-            Event(
-                "round_over",
-                seat,
-                detail={
-                    "outcome": "out",
-                    "by_discard": discarded,
-                    "rami_sec": rami_sec,
-                    "penalties": list(penalties),
-                },
-            )
-        ]
-
-    def _block(self, reason: Literal["stock", "turns"]) -> list[Event]:
-        penalties, raw, winners = score_round(
-            self.rules, self.hands, self.opened, winner=None, active=self.active
-        )
-        self._finish(
-            RamiRoundResult(
-                outcome="blocked",
-                winners=winners,
-                penalties=penalties,
-                hand_values=raw,
-                opened=tuple(self.opened),
-                hands=tuple(tuple(self.hand_cards(s)) for s in range(self.players)),
-                blocked_reason=reason,
-            )
-        )
-        return [
-            Event(
-                "round_over",
-                None,
-                detail={
-                    "outcome": "blocked",
-                    "reason": reason,
-                    "winners": list(winners),
-                    "penalties": list(penalties),
-                },
-            )
-        ]
+        self._finish(result)
+        return result
 
     def _finish(self, result: RamiRoundResult) -> None:
         self.result = result

@@ -36,6 +36,14 @@ def _amount(text: str, prefix: str) -> int | None:
         return None
 
 
+def _rule_and_amount(text: str, word: str) -> tuple[str, int]:
+    """An option that is a rule's name or ``word:N``, as (name, N); N is 0 for a name."""
+    prefix = word + ":"
+    if text.startswith(prefix):
+        return word, int(text[len(prefix) :])
+    return text, 0
+
+
 def _unopened_complaint(value: Any) -> str | None:
     if value in ("count", "double_count"):
         return None
@@ -151,18 +159,12 @@ class RamiRules:
     @property
     def unopened_rule(self) -> tuple[str, int]:
         """(``count`` | ``flat`` | ``double_count``, flat amount)."""
-        text = self.unopened_penalty
-        if text.startswith("flat:"):
-            return "flat", int(text[len("flat:") :])
-        return text, 0
+        return _rule_and_amount(self.unopened_penalty, "flat")
 
     @property
     def rami_sec_rule(self) -> tuple[str, int]:
         """(``double`` | ``bonus`` | ``off``, bonus amount)."""
-        text = self.rami_sec
-        if text.startswith("bonus:"):
-            return "bonus", int(text[len("bonus:") :])
-        return text, 0
+        return _rule_and_amount(self.rami_sec, "bonus")
 
     def hand_values(self) -> tuple[int, ...]:
         """Penalty of a card left in hand, indexed by card id (section 2, hand column);

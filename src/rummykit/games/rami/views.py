@@ -68,9 +68,10 @@ class RamiTableGame(TurnBasedTableGame):
     """A game of Rami behind the :class:`~rummykit.table_game.TableGame` interface."""
 
     action_type = RamiAction
-
-    def __init__(self, game: RamiGame) -> None:
-        self.game: RamiGame = game
+    variant = "rami"
+    hand_word = "round"
+    sheet_points = "penalties"
+    game: RamiGame
 
     def check(self, seat: int, action: Mapping[str, Any]) -> JSON:
         parsed = RamiAction.from_json(action)
@@ -120,48 +121,18 @@ class RamiTableGame(TurnBasedTableGame):
 
     # -- views ----------------------------------------------------------------------------
 
-    def _score_sheet(self) -> JSON:
-        game = self.game
-        rows = []
-        running = [0] * game.players
-        for number, result in enumerate(game.results, start=1):
-            for seat, penalty in enumerate(result.penalties):
-                running[seat] += penalty
-            rows.append(
-                {
-                    "round": number,
-                    "outcome": result.outcome,
-                    "winners": list(result.winners),
-                    "penalties": list(result.penalties),
-                    "running": list(running),
-                    "rami_sec": result.rami_sec,
-                    "blocked_reason": result.blocked_reason,
-                }
-            )
-        rules = game.rules
-        return {
-            "end_mode": rules.end_mode,
-            "limit": rules.limit,
-            "rounds": rules.rounds,
-            "rows": rows,
-            "final": None if game.result is None else game.result.to_json(),
-        }
+    def _sheet_heading(self) -> JSON:
+        rules = self.game.rules
+        return {"end_mode": rules.end_mode, "limit": rules.limit, "rounds": rules.rounds}
 
-    def _last_result(self) -> JSON | None:
-        """The last finished round, revealed: every hand, the final table, the penalties
-        (public once the round is scored)."""
-        game = self.game
-        if not game.results:
-            return None
-        result: RamiRoundResult = game.results[-1]
-        finished = game.finished_rounds[-1]
-        data = result.to_json()
-        data.update(
-            round=len(game.results),
-            hands=[_tokens(hand) for hand in result.hands],
-            table=[_combination_json(i, combo) for i, combo in enumerate(finished.table)],
-        )
-        return data
+    def _sheet_row(self, result: RamiRoundResult) -> JSON:
+        return {
+            "outcome": result.outcome,
+            "winners": list(result.winners),
+            "penalties": list(result.penalties),
+            "rami_sec": result.rami_sec,
+            "blocked_reason": result.blocked_reason,
+        }
 
     def _common(self, observation: RamiObservation) -> JSON:
         game = self.game
@@ -178,37 +149,24 @@ class RamiTableGame(TurnBasedTableGame):
         ]
         upcard = observation.upcard
         return {
-            "variant": "rami",
-            "phase": observation.phase,
-            "current_player": None if game.is_over else observation.current_player,
-            "dealer": observation.dealer,
+            **self._view_opening(observation),
             "round_number": game.round_number,
-            "hand_number": game.round_number,
             "turn": observation.turn,
-            "stock_size": observation.stock_size,
             "discard_pile": _tokens(observation.discard_pile),
             "upcard": None if upcard is None else card_token(upcard),
             "refills": observation.refills,
             "max_reshuffles": rules.max_reshuffles,
-            "table": [_combination_json(i, combo) for i, combo in enumerate(observation.table)],
+            "table": self.table_json(observation.table),
             "players": players,
             "scores": list(game.totals),
             "threshold": rules.opening_threshold,
-            "score_sheet": self._score_sheet(),
-            "last_result": self._last_result(),
-            "last_result_hand": len(game.results),
-            "is_over": game.is_over,
+            **self._view_closing(self._last_result()),
         }
 
-    def view(self, seat: int | None) -> JSON:
-        if seat is None:
-            return self._spectator_view()
-        observation = self.game.observation(seat)
-        data = self._common(observation)
+    def _seat_fields(self, observation: RamiObservation, my_turn: bool) -> JSON:
         rules = self.game.rules
-        my_turn = not self.game.is_over and observation.current_player == seat
         taken = observation.taken_card
-        opened = observation.opened[seat]
+        opened = observation.opened[observation.seat]
         moves: list[JSON] = []
         if (
             my_turn
@@ -218,17 +176,13 @@ class RamiTableGame(TurnBasedTableGame):
         ):
             found = legal_moves(observation.hand, observation.table, rules, taken=taken)
             moves = [move.to_json() for move in found]
-        data.update(
-            seat=seat,
-            hand=_tokens(observation.hand),
-            hand_value=hand_value(observation.hand, rules),
-            taken_card=None if taken is None else card_token(taken),
-            opened=opened,
-            opened_this_turn=observation.opened_this_turn,
-            legal_actions=self.legal_actions() if my_turn else [],
-            moves=moves,
-        )
-        return data
+        return {
+            "hand_value": hand_value(observation.hand, rules),
+            "taken_card": None if taken is None else card_token(taken),
+            "opened": opened,
+            "opened_this_turn": observation.opened_this_turn,
+            "moves": moves,
+        }
 
     def _spectator_view(self) -> JSON:
         """Public information only: an active seat's view without its hand."""
@@ -240,9 +194,11 @@ class RamiTableGame(TurnBasedTableGame):
     def card_name(self, card: int) -> str:
         return card_token(card)
 
+    def table_json(self, table: Sequence[Combination]) -> list[JSON]:
+        return [_combination_json(index, combo) for index, combo in enumerate(table)]
+
     def revealed_table(self) -> JSON:
-        table = self.game.hand.table
-        return {"table": [_combination_json(i, combo) for i, combo in enumerate(table)]}
+        return {"table": self.table_json(self.game.hand.table)}
 
 
 def _advice(observation: RamiObservation, legal: Sequence[RamiAction], mine: bool) -> JSON:
