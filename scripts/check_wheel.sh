@@ -36,7 +36,7 @@ names = set(zipfile.ZipFile(sys.argv[1]).namelist())
 needed = [f"rummykit/rules/en/{page}.md" for page in ("index", "gin", "rami", "carousel")]
 needed += ["rummykit/rules/ids.json", "rummykit/rules/codes.json", "rummykit/web/index.html"]
 # The browser table's message catalogs and the Devanagari font it ships, with its licence.
-needed += [f"rummykit/web/js/locales/{lang}.js" for lang in ("en", "hi")]
+needed += [f"rummykit/web/locales/{lang}.json" for lang in ("en", "hi")]
 needed += [
     f"rummykit/web/fonts/noto-sans-devanagari-devanagari-{weight}-normal.woff2"
     for weight in (400, 700)

@@ -1,11 +1,11 @@
-"""The browser table's message catalogs (``web/js/locales/<lang>.js``) against its code.
+"""The browser table's message catalogs (``web/locales/<lang>.json``) against its code.
 
 Every message id the JavaScript names exists in every catalog and every catalog entry is
 used; placeholders match English's; a text with a count has exactly the plural forms
 the language's ``Intl.PluralRules`` names; every refusal code an engine can raise (its
 template comes from rummykit.refusals, which the server sends), every error code of the
 server, every rule option, choice, preset, game and bot level the lobby lists has its
-words. The catalogs are JSON inside a module, read here as such.
+words.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from rummykit.refusals import refusal_templates
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "rummykit"
 WEB = PACKAGE / "web"
-LOCALES = WEB / "js" / "locales"
+LOCALES = WEB / "locales"
 LANGUAGES = ("en", "hi")
 # The plural categories Intl.PluralRules (CLDR) uses for each language's cardinals.
 PLURAL_FORMS = {"en": {"one", "other"}, "hi": {"one", "other"}}
@@ -47,17 +47,14 @@ SERVER_CODES = {
 
 @cache
 def load(language: str) -> dict[str, Any]:
-    """A catalog module's entries: the object after ``export default``, comments dropped."""
-    text = (LOCALES / f"{language}.js").read_text(encoding="utf-8")
-    body = text.split("export default", 1)[1].strip().removesuffix(";")
-    lines = [line for line in body.splitlines() if not line.strip().startswith("//")]
-    entries: dict[str, Any] = json.loads("\n".join(lines))
+    """A catalog's entries."""
+    entries: dict[str, Any] = json.loads((LOCALES / f"{language}.json").read_text("utf-8"))
     return entries
 
 
 @cache
 def sources() -> str:
-    files = [p for p in (WEB / "js").rglob("*.js") if LOCALES not in p.parents]
+    files = list((WEB / "js").rglob("*.js"))
     return "\n".join(p.read_text(encoding="utf-8") for p in sorted(files))
 
 

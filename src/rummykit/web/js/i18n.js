@@ -1,5 +1,5 @@
 // The browser table's words in the reader's language. Each language is one catalog
-// module (./locales/<code>.js: message id -> text, or -> {one, other, ...} for a count)
+// file (/static/locales/<code>.json: message id -> text, or -> {one, other, ...} for a count)
 // and one entry of LANGUAGES; nothing else names a language. Plural forms come from the
 // platform's Intl.PluralRules. The choice: `?lang=` in the address (then remembered), else
 // the remembered one, else the browser's own languages, else English.
@@ -18,11 +18,11 @@ let plurals = new Intl.PluralRules(FALLBACK);
 // server keeps once for the terminal and the browser (`refusal.<code>`; a template that
 // depends on a number is `{one, other, by}`, `by` naming that number).
 async function loadCatalog(code) {
-  const [module, response] = await Promise.all([
-    import(`./locales/${code}.js`),
+  const [own, response] = await Promise.all([
+    fetch(`/static/locales/${code}.json`),
     fetch(`/api/refusals/${code}`),
   ]);
-  const words = { ...module.default };
+  const words = own.ok ? await own.json() : {};
   if (response.ok) {
     for (const [id, entry] of Object.entries(await response.json())) words[`refusal.${id}`] = entry;
   }
