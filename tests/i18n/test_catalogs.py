@@ -88,3 +88,16 @@ def test_the_wheel_carries_the_catalogs() -> None:
     pyproject = tomllib.loads((SOURCE.parents[1] / "pyproject.toml").read_text())
     data = pyproject["tool"]["setuptools"]["package-data"]["rummykit"]
     assert "locale/*/LC_MESSAGES/*.mo" in data
+
+
+def test_every_language_has_all_its_catalogs() -> None:
+    """A language is its gettext catalog, the browser's catalog and the rules pages; the
+    list of languages (which the browser reads from the server) names exactly those."""
+    from rummykit.rules import languages as rules_languages
+
+    web = Path(__file__).resolve().parents[2] / "src" / "rummykit" / "web" / "locales"
+    assert set(rules_languages()) == set(LANGUAGES)
+    assert {path.stem for path in web.glob("*.json")} == set(LANGUAGES)
+    for lang in LANGUAGES:
+        if lang != "en":  # English is the source: gettext needs no catalog for it
+            assert (Path(LOCALE_DIR) / lang / "LC_MESSAGES" / f"{DOMAIN}.po").is_file()

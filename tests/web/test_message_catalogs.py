@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from rummykit import catalog
+from rummykit import catalog, i18n
 from rummykit.refusals import refusal_templates
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "rummykit"
 WEB = PACKAGE / "web"
 LOCALES = WEB / "locales"
-LANGUAGES = ("en", "hi")
+LANGUAGES = tuple(i18n.LANGUAGES)  # English first: the catalog every language follows
 # The plural categories Intl.PluralRules (CLDR) uses for each language's cardinals.
 PLURAL_FORMS = {"en": {"one", "other"}, "hi": {"one", "other"}}
 

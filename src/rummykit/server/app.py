@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
 
-from rummykit.server import pages, refusal_words, rest_api, rules_pages, websocket
+from rummykit.server import languages, pages, rest_api, rules_pages, websocket
 from rummykit.server.config import ServerConfig
 from rummykit.server.error_handlers import error_handlers
 from rummykit.server.pages import web_root
@@ -49,7 +49,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     pages.mount_static(app)
     app.include_router(pages.router)
     app.include_router(rules_pages.router)
-    app.include_router(refusal_words.router)
+    app.include_router(languages.router)
     # Outermost last: headers go on every answer, bodies are bounded before the rates
     # are taken (a refused body is never read), and routes see only what passed both.
     rates = ClientRates(

@@ -1,11 +1,13 @@
 // The browser table's words in the reader's language. Each language is one catalog
 // file (/static/locales/<code>.json: message id -> text, or -> {one, other, ...} for a count)
-// and one entry of LANGUAGES; nothing else names a language. Plural forms come from the
+// and the server's list of languages (rummykit.i18n.LANGUAGES, /api/languages); nothing
+// here names a language but English, the fallback. Plural forms come from the
 // platform's Intl.PluralRules. The choice: `?lang=` in the address (then remembered), else
 // the remembered one, else the browser's own languages, else English.
 
-/** Every language the table speaks: code -> its name in itself. */
-export const LANGUAGES = { en: "English", hi: "हिन्दी" };
+/** Every language the table speaks: code -> its name in itself (the server's one list,
+ * read by loadLanguages before anything is shown). */
+let LANGUAGES = { en: "English" };
 const FALLBACK = "en";
 const STORE_KEY = "rummykit:lang";
 
@@ -27,6 +29,12 @@ async function loadCatalog(code) {
     for (const [id, entry] of Object.entries(await response.json())) words[`refusal.${id}`] = entry;
   }
   return words;
+}
+
+/** Ask the server which languages it speaks (English alone if it cannot say). */
+export async function loadLanguages() {
+  const response = await fetch("/api/languages");
+  if (response.ok) LANGUAGES = await response.json();
 }
 
 /** The language to show: the address's `?lang=` (remembered), the stored choice, the

@@ -1,7 +1,7 @@
 // Entry point: choose the language, then route by path. "/" lobby, "/t/ID" a table,
 // "/replay/ID" a finished game.
 import { h, setToken } from "./api.js";
-import { chosenLanguage, languagePicker, useLanguage } from "./i18n.js";
+import { chosenLanguage, languagePicker, loadLanguages, useLanguage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
@@ -28,6 +28,7 @@ function route() {
 }
 
 async function start() {
+  await loadLanguages();
   await useLanguage(chosenLanguage());
   document.getElementById("language").appendChild(languagePicker(h));
   route();

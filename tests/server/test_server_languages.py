@@ -1,10 +1,23 @@
-"""``/api/refusals/<lang>``: the refusal templates the browser fills in."""
+"""``/api/languages`` and ``/api/refusals/<lang>``: the languages the browser offers and
+the refusal templates it fills in."""
 
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from rummykit.i18n import LANGUAGES
 from rummykit.refusals import refusal_templates
+
+
+def test_the_languages_are_the_one_list(client: TestClient) -> None:
+    assert (
+        client.get("/api/languages").json()
+        == dict(LANGUAGES)
+        == {
+            "en": "English",
+            "hi": "हिन्दी",
+        }
+    )
 
 
 def test_each_language_gets_every_template(client: TestClient) -> None:

@@ -1,8 +1,10 @@
-"""``/api/refusals/<lang>``: every refusal template in one language, for the browser.
+"""The languages the browser speaks, and every refusal template in each.
 
-The templates live once, in :mod:`rummykit.refusals` and the gettext catalogs; the browser
-fetches them in the reader's language and fills them from an ``error`` message's ``rule``
-(or ``params.cause``) and ``params``, so the terminal and the browser say a refusal in the
+``/api/languages`` lists them (:data:`rummykit.i18n.LANGUAGES`, the one list: a new
+language is its catalogs and its entry there). ``/api/refusals/<lang>``: the templates
+live once, in :mod:`rummykit.refusals` and the gettext catalogs; the browser fetches them
+in the reader's language and fills them from an ``error`` message's ``rule`` (or
+``params.cause``) and ``params``, so the terminal and the browser say a refusal in the
 same words.
 """
 
@@ -26,6 +28,11 @@ router = APIRouter()
 @functools.cache
 def _encoded(language: str) -> bytes:
     return json.dumps(refusal_templates(language), ensure_ascii=False).encode()
+
+
+@router.get("/api/languages", summary="The languages offered, each named in itself")
+async def languages() -> dict[str, str]:
+    return dict(LANGUAGES)
 
 
 @router.get("/api/refusals/{language}", summary="Every refusal template in one language")
