@@ -40,11 +40,13 @@ _ACQUIRE = (
     "expires_at = EXCLUDED.expires_at "
     f"WHERE l.expires_at < {_NOW} OR l.node = EXCLUDED.node RETURNING epoch"
 )
-# Rows are locked in table id order, by the renewal as by the fence, so that the two
-# never wait for each other in a cycle.
+# The renewal first skips the rows a writer holds at that moment (the fence's FOR SHARE)
+# rather than wait for them, so that writes are not queued behind a renewal of every
+# lease; those few are renewed right after, waiting for their writers. Rows are locked
+# in table id order, by the renewal as by the fence, so the two never wait in a cycle.
 _RENEW = (
     "WITH mine AS (SELECT table_id FROM rk_leases WHERE node = %s AND table_id = ANY(%s) "
-    "ORDER BY table_id FOR UPDATE) "
+    "ORDER BY table_id FOR UPDATE {wait}) "
     f"UPDATE rk_leases AS l SET expires_at = {_NOW} + %s FROM mine "
     "WHERE l.table_id = mine.table_id RETURNING l.table_id, l.epoch"
 )
@@ -121,9 +123,17 @@ class Leases:
         those (a lease taken over by another node is not among them)."""
         if not held:
             return {}
-        with self.engine.begin() as connection:
-            rows = connection.exec_driver_sql(_RENEW, (self.node, list(held), self.ttl)).all()
-        return {str(table_id): int(epoch) for table_id, epoch in rows}
+        kept: dict[str, int] = {}
+        tables = list(held)
+        for wait in ("SKIP LOCKED", ""):
+            with self.engine.begin() as connection:
+                statement = _RENEW.format(wait=wait)
+                rows = connection.exec_driver_sql(statement, (self.node, tables, self.ttl)).all()
+            kept.update((str(table_id), int(epoch)) for table_id, epoch in rows)
+            tables = [table_id for table_id in held if table_id not in kept]
+            if not tables:
+                break
+        return kept
 
     def release(self, table_id: str, epoch: int) -> None:
         """Give a lease up (the table left this node's memory)."""
