@@ -53,12 +53,13 @@ class TableResidency:
         self.resumed = 0
 
     async def start(self) -> None:
-        """Note the waiting tables in the database, then resume and sweep in the
-        background (the first sweep at once: it deletes the waiting tables that
-        expired while the server was down)."""
+        """Note the waiting tables in the database and delete those that expired while
+        the server was down, then resume and sweep in the background."""
         manager = self.manager
         self.dormant_waiting = set(await asyncio.to_thread(manager.store.waiting_ids))
         self.dormant_waiting.difference_update(manager.tables)
+        # Those that expired while the server was down go before a request can load one.
+        await self._delete_waiting(await self._stale_dormant())
         for job in (self._resume(), self._sweep_forever()):
             task = asyncio.ensure_future(job)
             manager._tasks.add(task)
@@ -134,17 +135,23 @@ class TableResidency:
                 expired.append(table.id)
             else:
                 manager.drop(table.id)
+        expired.extend(await self._stale_dormant())
+        await self._delete_waiting(expired)
+
+    async def _stale_dormant(self) -> list[str]:
+        """The waiting tables in the database, not in memory, untouched for the TTL."""
+        manager = self.manager
         ttl = self.config.waiting_table_ttl
         # In a cluster a table in the database may be live on another node: the waiting
         # tables of nodes that died are taken over, and then expire from memory.
-        if ttl > 0 and self.dormant_waiting and manager.cluster is None:
-            stale = await asyncio.to_thread(manager.store.waiting_ids, before=time.time() - ttl)
-            expired.extend(
-                table_id
-                for table_id in stale
-                if table_id in self.dormant_waiting and table_id not in manager.loading
-            )
-        await self._delete_waiting(expired)
+        if ttl <= 0 or not self.dormant_waiting or manager.cluster is not None:
+            return []
+        stale = await asyncio.to_thread(manager.store.waiting_ids, before=time.time() - ttl)
+        return [
+            table_id
+            for table_id in stale
+            if table_id in self.dormant_waiting and table_id not in manager.loading
+        ]
 
     def _limit(self, status: str) -> float:
         if status == "waiting":
