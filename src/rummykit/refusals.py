@@ -142,6 +142,12 @@ def _all_templates() -> Mapping[str, Template]:
     return found
 
 
+@cache
+def _templates_by_kind(plural: bool) -> dict[str, Any]:
+    """The gathered templates with (``plural``) or without a count, split once."""
+    return {c: t for c, t in _all_templates().items() if isinstance(t, tuple) == plural}
+
+
 class _Gathered(Mapping[str, Any]):
     """The shared templates and every game's, single (``plural=False``) or by count,
     gathered on first use: the games register after this module is imported."""
@@ -150,7 +156,7 @@ class _Gathered(Mapping[str, Any]):
         self._plural = plural
 
     def _found(self) -> dict[str, Any]:
-        return {c: t for c, t in _all_templates().items() if isinstance(t, tuple) == self._plural}
+        return _templates_by_kind(self._plural)
 
     def __getitem__(self, code: str) -> Any:
         return self._found()[code]

@@ -7,18 +7,14 @@ from __future__ import annotations
 import json
 import os
 import signal
-from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_helpers import chromium, needs_chromium
 from cluster_helpers import LEASE, DisconnectedError, Player
 from server_helpers import post
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="Debian's chromium (/usr/bin/chromium) is not installed; scripts/test.sh installs it",
-)
+pytestmark = needs_chromium
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the 'server-test' extra")
 
 
@@ -37,10 +33,7 @@ def test_the_page_reconnects_by_itself_after_its_tables_owner_dies(cluster_nodes
     table_id = created["table"]["id"]
     tokens = [invite["token"] for invite in created["invites"]]
     opponent = Player([other], table_id, tokens[1])
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-gpu"]
-        )
+    with chromium() as browser:
         page = browser.new_page()
         page.set_default_timeout(30_000)
         # The person's page comes from the node that does not own the table.
@@ -74,5 +67,4 @@ def test_the_page_reconnects_by_itself_after_its_tables_owner_dies(cluster_nodes
         page.wait_for_selector(".gin-table[data-phase=draw]")
         assert _state(page) == "connected"
         assert cluster_nodes.health(1)["cluster"]["leases"] >= 1  # the survivor owns it
-        browser.close()
     opponent.close()
