@@ -45,8 +45,9 @@ def derive_seed(*parts: int | str) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Job:
-    """One game of the tournament: a deal in one seat rotation."""
+class GamePlace:
+    """Which game of the job list: a deal in one seat rotation, and the seed and first
+    dealer that make it. A job and its record both carry it, so a record stands alone."""
 
     index: int
     deal: int
@@ -54,6 +55,12 @@ class Job:
     seed: int
     """The game seed: the same for every rotation of a deal."""
     first_dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Job(GamePlace):
+    """One game of the tournament to play: its place and who sits where."""
+
     seats: tuple[int, ...]
     """Lineup position of the bot at each seat."""
     bot_seeds: tuple[int, ...]
@@ -110,14 +117,9 @@ class TournamentSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
-    """The outcome of one game of the tournament."""
+class GameRecord(GamePlace):
+    """The outcome of one game of the tournament, at its place in the job list."""
 
-    index: int
-    deal: int
-    rotation: int
-    seed: int
-    first_dealer: int
     seats: tuple[str, ...]
     """Bot name at each seat."""
     shares: tuple[float, ...]
