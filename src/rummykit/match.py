@@ -27,7 +27,7 @@ from rummykit.core import Event, IllegalActionError
 from rummykit.errors import InvalidOptionError, InvalidRecordError
 from rummykit.i18n import N_, Translator, translator
 
-__all__ = ["HandLike", "Match", "SheetRow"]
+__all__ = ["FinalResult", "HandLike", "Match", "SheetRow"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +97,18 @@ class HandLike(Protocol):
     def clone(self) -> Any: ...
 
 
+class FinalResult(Protocol):
+    """What a match needs of its final result: per-seat totals and who won."""
+
+    @property
+    def totals(self) -> Sequence[int]: ...
+
+    @property
+    def winners(self) -> Sequence[int]: ...
+
+
 HandT = TypeVar("HandT", bound=HandLike)
-ResultT = TypeVar("ResultT")
+ResultT = TypeVar("ResultT", bound=FinalResult)
 
 
 class Match(ABC, Generic[HandT, ResultT]):
@@ -283,7 +293,7 @@ class Match(ABC, Generic[HandT, ResultT]):
         rows = [*self._hand_rows(tr), *self._closing_rows(tr)]
         lines = format_sheet(tr.gettext(self._hand_label), self.players, rows, tr)
         if self.result is not None:
-            lines.append(self._winners_line(tr))
+            lines.append(self._winners_line(tr, self.result))
         return "\n".join(lines)
 
     _hand_label: ClassVar[str] = N_("hand")
@@ -294,11 +304,19 @@ class Match(ABC, Generic[HandT, ResultT]):
         raise NotImplementedError
 
     def _closing_rows(self, tr: Translator) -> list[SheetRow]:
-        """The rows after the hands: running scores, bonuses, totals."""
+        """The rows after the hands: once the game is over, its final rows and the totals."""
+        final = self.result
+        if final is None:
+            return []
+        totals = SheetRow(tr.gettext("total"), [str(total) for total in final.totals])
+        return [*self._final_rows(final, tr), totals]
+
+    def _final_rows(self, final: ResultT, tr: Translator) -> list[SheetRow]:
+        """The rows of a finished game before its totals (bonuses)."""
         return []
 
-    def _winners_line(self, tr: Translator) -> str:
-        winners = tuple(getattr(self.result, "winners", ()))
+    def _winners_line(self, tr: Translator, final: ResultT) -> str:
+        winners = tuple(final.winners)
         if len(winners) == 1:
             return tr.gettext("seat {seat} wins", seat=winners[0])
         if len(winners) == self.players:

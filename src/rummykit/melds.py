@@ -167,13 +167,18 @@ def check_meld(meld_cards: Sequence[int], rules: MeldRules) -> Meld:
     )
 
 
+def _too_big(
+    shown: _Shown, kind: Literal["set", "run"], most: int, *, code: str
+) -> InvalidMeldError:
+    """The refusal of a set or run over its size limit."""
+    return InvalidMeldError(
+        f"{shown} is not a {kind}: at most {most} cards", code=code, numbers={"most": most}
+    )
+
+
 def _as_set(cards: tuple[Card, ...], stand_ins: StandIns, rules: MeldRules, shown: _Shown) -> Meld:
     if len(cards) > rules.max_set_size:
-        raise InvalidMeldError(
-            f"{shown} is not a set: at most {rules.max_set_size} cards",
-            code="set_too_big",
-            numbers={"most": rules.max_set_size},
-        )
+        raise _too_big(shown, "set", rules.max_set_size, code="set_too_big")
     used: set[int] = set()
     for card, face in stand_ins:
         if face is None:
@@ -205,11 +210,7 @@ def _as_set(cards: tuple[Card, ...], stand_ins: StandIns, rules: MeldRules, show
 
 def _as_run(cards: tuple[Card, ...], stand_ins: StandIns, rules: MeldRules, shown: _Shown) -> Meld:
     if len(cards) > rules.max_run_size:
-        raise InvalidMeldError(
-            f"{shown} is not a run: at most {rules.max_run_size} cards",
-            code="run_too_big",
-            numbers={"most": rules.max_run_size},
-        )
+        raise _too_big(shown, "run", rules.max_run_size, code="run_too_big")
     suit = next(_natural_rank_suit(face)[1] for _, face in stand_ins if face is not None)
     known_ranks = sorted(_natural_rank_suit(face)[0] for _, face in stand_ins if face is not None)
     if len(set(known_ranks)) != len(known_ranks):

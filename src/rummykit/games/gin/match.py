@@ -213,10 +213,7 @@ class GinMatch(Match[GinHand, GinMatchResult]):
             rows.append(SheetRow(str(number), cells, note))
         return rows
 
-    def _closing_rows(self, tr: Translator) -> list[SheetRow]:
-        final = self.result
-        if final is None:
-            return []
+    def _final_rows(self, final: GinMatchResult, tr: Translator) -> list[SheetRow]:
         rows = []
         if final.shutout:
             multiplied = tr.gettext(
@@ -230,5 +227,4 @@ class GinMatch(Match[GinHand, GinMatchResult]):
         )
         rows.append(SheetRow(tr.gettext("game bonus"), [str(b) for b in final.game_bonus]))
         rows.append(SheetRow(tr.gettext("line bonus"), [str(b) for b in final.line_bonus], won))
-        rows.append(SheetRow(tr.gettext("total"), [str(t) for t in final.totals]))
         return rows

@@ -246,12 +246,6 @@ class RamiGame(Match[RamiRound, RamiGameResult]):
             rows.append(SheetRow(str(number), cells, note))
         return rows
 
-    def _closing_rows(self, tr: Translator) -> list[SheetRow]:
-        final = self.result
-        if final is None:
-            return []
-        return [SheetRow(tr.gettext("total"), [str(t) for t in final.totals])]
-
     def _store_hands(self, hands: Sequence[RamiRound], record: dict[str, Any]) -> None:
         record["decks"] = [rnd.to_record()["deck"] for rnd in hands]
         record["refill_seeds"] = [rnd.refill_seed for rnd in hands]

@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from rummykit.cards import FACES, JOKER_FACE, Card
@@ -92,58 +92,35 @@ _DEFAULT_RULES: Final = RamiRules()
 # -- the search ---------------------------------------------------------------------------
 
 
+@dataclass(slots=True, kw_only=True, eq=False)
 class _Search:
     """Depth-first search over packings, cut by exact bounds; the best is kept."""
 
-    __slots__ = (
-        "best",
-        "best_key",
-        "bounds",
-        "by_face",
-        "exempt_ok",
-        "face_list",
-        "first_only",
-        "must_discard",
-        "must_lay",
-        "pure_run",
-        "taken_single",
-        "threshold",
-        "total_cards",
-        "unmeldable",
-        "upper_masks",
-    )
+    by_face: dict[int, list[Candidate]]
+    threshold: int
+    exempt_ok: bool
+    """Below the threshold is fine when at most one card stays (rami sec)."""
+    must_discard: bool
+    pure_run: bool
+    first_only: bool
+    """Stop at the first packing found (a yes or no is all the caller needs)."""
+    total_cards: int
+    taken_single: int | None
+    """The face of the card taken from the discard pile when the hand holds one card of
+    it: that card may not be the one left to discard."""
+    must_lay: int | None
+    """A face some chosen combination must hold."""
+    bounds: dict[int, tuple[int, int, int]]
+    """The memo of :meth:`bound`, shared by searches with the same hand values."""
+    face_list: list[int] = field(init=False)
+    upper_masks: list[int] = field(init=False)
+    """The part of ``rem`` a subproblem depends on: faces at or above its first face."""
+    best: list[Candidate] | None = field(init=False, default=None)
+    best_key: tuple[int, int] = field(init=False, default=(-1, -1))
 
-    def __init__(
-        self,
-        *,
-        by_face: dict[int, list[Candidate]],
-        threshold: int,
-        exempt_ok: bool,
-        must_discard: bool,
-        pure_run: bool,
-        first_only: bool,
-        total_cards: int,
-        unmeldable: int,
-        taken_single: int | None,
-        must_lay: int | None,
-        bounds: dict[int, tuple[int, int, int]],
-    ) -> None:
-        self.best: list[Candidate] | None = None
-        self.best_key: tuple[int, int] = (-1, -1)
-        self.by_face = by_face
-        self.face_list = sorted(by_face)
-        self.bounds = bounds
-        # The part of ``rem`` a subproblem depends on: faces at or above its first face.
+    def __post_init__(self) -> None:
+        self.face_list = sorted(self.by_face)
         self.upper_masks = [UPPER[face] for face in self.face_list] + [UPPER[JOKER_FACE]]
-        self.threshold = threshold
-        self.exempt_ok = exempt_ok
-        self.must_discard = must_discard
-        self.pure_run = pure_run
-        self.first_only = first_only
-        self.total_cards = total_cards
-        self.unmeldable = unmeldable
-        self.taken_single = taken_single
-        self.must_lay = must_lay
 
     def bound(self, index: int, rem: int) -> tuple[int, int, int]:
         """The most penalty, table value and cards the faces from ``index`` on can still
@@ -362,7 +339,6 @@ def _solve(
         pure_run=pure_run,
         first_only=first_only,
         total_cards=len(hand),
-        unmeldable=0,
         taken_single=taken_face if taken_count == 1 else None,
         must_lay=None if must_lay is None else FACES[must_lay],
     )
