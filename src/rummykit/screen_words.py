@@ -9,32 +9,52 @@ games never import the platform.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
 
+from rummykit.cards import format_card
 from rummykit.errors import RummykitError
 from rummykit.i18n import translator
+from rummykit.match import Match
 from rummykit.refusals import explain
 
 __all__ = ["ScreenWords"]
 
+GameT = TypeVar("GameT", bound=Match[Any, Any])
 
-class ScreenWords:
-    """A screen's words: ``self._`` translates into the screen's language; the person
-    sits at seat 0, the other seats are bots.
 
-    >>> from rummykit.cards import format_card
-    >>> words = ScreenWords("Commands:", card_text=format_card, language="hi")
+class ScreenWords(Generic[GameT]):
+    """A screen's words about one whole game: ``self._`` translates into the screen's
+    language; the person sits at seat 0, the other seats are bots.
+
+    Every screen is built as the catalog builds it (``screen_type(game, card_text=...,
+    language=...)``); a screen names its commands in :attr:`help_text` and the type of
+    its game's rules by annotating :attr:`rules`.
+
+    >>> from rummykit.games.gin import GinMatch
+    >>> class Screen(ScreenWords[GinMatch]):
+    ...     help_text = "Commands:"
+    >>> words = Screen(GinMatch(seed=1), language="hi")
     >>> words.name(0), words.name(2), words._cards([0, 51])
     ('आप', 'बॉट 2', 'AS KH')
     """
 
     seat = 0
+    help_text: ClassVar[str]
+    """The game's own commands, one a line, marked for the catalogs (``N_``)."""
+    rules: Any
 
     def __init__(
-        self, help_text: str, *, card_text: Callable[[int], str], language: str | None
+        self,
+        game: GameT,
+        *,
+        card_text: Callable[[int], str] = format_card,
+        language: str | None = None,
     ) -> None:
+        self.game = game
+        self.rules = game.rules
         self.tr = translator(language)
         self._ = self.tr.gettext
-        self.help = self._(help_text)
+        self.help = self._(self.help_text)
         self.card_text = card_text
 
     def name(self, seat: int) -> str:

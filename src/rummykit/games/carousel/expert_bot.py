@@ -63,8 +63,11 @@ __all__ = [
     "LEVELS",
     "LEVEL_PARAMS",
     "CarouselExpertBot",
+    "HoldBack",
     "Level",
     "LevelParams",
+    "Lookahead",
+    "UndercutModel",
     "make_easy",
     "make_expert",
     "make_hard",
@@ -75,47 +78,65 @@ Layout = list[tuple[Card, ...]]
 
 
 @dataclass(frozen=True, slots=True)
-class LevelParams:
-    """The knobs one level sets (see the module docstring)."""
+class UndercutModel:
+    """Knock unless somebody probably holds as little (``hard``, ``expert``)."""
 
-    knock_model: bool
-    """Knock by the undercut model (else whenever allowed)."""
-    undercut_risk: float = 0.5
+    risk: float = 0.5
     """Knock while the estimated chance of being undercut stays at or below this."""
     fit_weight: float = 0.35
     """Weight of an unseen card that would fit the table, in an opponent's hand."""
-    lookahead: bool = False
-    """Compare melding after the first draw with drawing again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lookahead:
+    """Compare melding after the first draw with drawing again (no level uses it)."""
+
     knock_win: float = 0.95
     """Chance to win the hand when a turn ends able to knock."""
     out_extra: float = 0.3
     """Extra worth of going out (the bonus of 25), as a fraction of a won hand."""
     draw_margin: float = 0.0
     """Draw again only when that is expected to raise the win chance by more than this."""
-    lookahead_cutoff: int = 25
+    cutoff: int = 25
     """Skip the look-ahead when more than this value would stay in hand after melding."""
     max_faces: int = 12
-    """At most this many relevant faces get a solver call in the look-ahead."""
+    """At most this many relevant faces get a solver call."""
+
+
+@dataclass(frozen=True, slots=True)
+class HoldBack:
+    """Hold melds back (draw instead) while melding would neither knock nor go out
+    (``expert``); the limits below end the hold early, and are off by default."""
+
+    min_opp: int = 0
+    """Hold only while every opponent holds more than this many cards."""
+    max_draw: int = 99
+    """Hold only at the meld decisions after at most this many draws (1: meld after the
+    second draw at the latest)."""
+    max_cards: int = 99
+    """Hold only while the hand holds at most this many cards."""
+    max_value: int = 999
+    """Hold only while the hand is worth at most this much."""
+
+
+@dataclass(frozen=True, slots=True)
+class LevelParams:
+    """What one level adds (see the module docstring); ``None`` leaves a part out."""
+
+    undercut: UndercutModel | None = None
+    """Knock by the undercut model; ``None``: whenever allowed."""
     simple_rate: float = 0.0
     """Chance, at each meld decision, to see only simple melds: a new trio from the
     hand or one card added to a table meld."""
-    hold_min_opp: int | None = None
-    """Hold melds back (draw instead) while every opponent holds more than this many
-    cards and melding would neither knock nor go out; ``None``: never."""
-    hold_max_draw: int = 99
-    """Hold back only at the meld decisions after at most this many draws (1: meld
-    after the second draw at the latest; the default holds through every draw)."""
-    hold_max_cards: int = 99
-    """Hold back only while the hand holds at most this many cards."""
-    hold_max_value: int = 999
-    """Hold back only while the hand is worth at most this much."""
+    lookahead: Lookahead | None = None
+    hold: HoldBack | None = None
 
 
 LEVEL_PARAMS: Final[dict[str, LevelParams]] = {
-    "easy": LevelParams(knock_model=False, simple_rate=0.5),
-    "medium": LevelParams(knock_model=False),
-    "hard": LevelParams(knock_model=True),
-    "expert": LevelParams(knock_model=True, hold_min_opp=0),
+    "easy": LevelParams(simple_rate=0.5),
+    "medium": LevelParams(),
+    "hard": LevelParams(undercut=UndercutModel()),
+    "expert": LevelParams(undercut=UndercutModel(), hold=HoldBack()),
 }
 
 
@@ -341,19 +362,20 @@ class CarouselExpertBot:
             return None
         if may_draw and self._hold_back(observation, placement):
             return None
+        lookahead = self.params.lookahead
         if (
-            self.params.lookahead
+            lookahead is not None
             and may_draw
             and observation.draws == 1
-            and not self._draw_is_worse(observation, placement)
+            and not self._draw_is_worse(observation, placement, lookahead)
         ):
             return None
         return list(placement.layout)
 
     def _hold_back(self, observation: CarouselObservation, placement: Placement) -> bool:
         """Whether to keep the meld in hand and draw again."""
-        params = self.params
-        if params.hold_min_opp is None or observation.draws > params.hold_max_draw:
+        hold = self.params.hold
+        if hold is None or observation.draws > hold.max_draw:
             return False
         hand = observation.hand
         if len(hand) == placement.count:
@@ -361,12 +383,12 @@ class CarouselExpertBot:
         value = carousel_hand_value(hand, self.rules)
         if value - placement.value <= self.rules.knock_limit:
             return False  # knocking
-        if len(hand) > params.hold_max_cards or value > params.hold_max_value:
+        if len(hand) > hold.max_cards or value > hold.max_value:
             return False
         closest = min(
             (n for s, n in enumerate(observation.hand_sizes) if s != observation.seat), default=99
         )
-        return closest > params.hold_min_opp
+        return closest > hold.min_opp
 
     def _simple_meld(self, observation: CarouselObservation) -> Layout | None:
         """The most valuable simple meld that the engine accepts (ties at random)."""
@@ -388,7 +410,7 @@ class CarouselExpertBot:
 
     # -- position values ----------------------------------------------------------
 
-    def _win_chance(self, value: int, cards: int, closest: int = 6) -> float:
+    def _win_chance(self, value: int, cards: int, closest: int, lookahead: Lookahead) -> float:
         """Estimated chance to win the hand from the end of one's turn, higher is better.
 
         Measured in self-play of the ``medium`` level (300 hands, 6,268 turn ends): a
@@ -401,13 +423,15 @@ class CarouselExpertBot:
         this turn, and the more so when an opponent is close.
         """
         if cards == 0:
-            return 1.0 + self.params.out_extra
+            return 1.0 + lookahead.out_extra
         if value <= self.rules.knock_limit:
-            return self.params.knock_win
+            return lookahead.knock_win
         base = max(0.28, 0.42 - 0.0035 * max(0, value - 12))
         return base * _CLOSEST_FACTOR[min(max(closest, 1), 6)]
 
-    def _draw_is_worse(self, observation: CarouselObservation, placement: Placement) -> bool:
+    def _draw_is_worse(
+        self, observation: CarouselObservation, placement: Placement, lookahead: Lookahead
+    ) -> bool:
         """Whether melding ``placement`` now beats drawing once more (expected)."""
         hand = list(observation.hand)
         value_now = carousel_hand_value(hand, self.rules)
@@ -415,10 +439,10 @@ class CarouselExpertBot:
         closest = min(
             (n for s, n in enumerate(observation.hand_sizes) if s != observation.seat), default=6
         )
-        meld_now = self._win_chance(left, len(hand) - placement.count, closest)
+        meld_now = self._win_chance(left, len(hand) - placement.count, closest, lookahead)
         if len(hand) == placement.count or left <= self.rules.knock_limit:
             return True  # going out or knocking now
-        if left > self.params.lookahead_cutoff:
+        if left > lookahead.cutoff:
             return True  # one more card will not make a knock out of this
         counts = unseen_counts(observation, self.decks)
         total = sum(counts)
@@ -444,7 +468,7 @@ class CarouselExpertBot:
             )
         ]
         relevant.sort(key=lambda face: -counts[face])
-        solve = set(relevant[: self.params.max_faces])
+        solve = set(relevant[: lookahead.max_faces])
         expected = 0.0
         for face, n in enumerate(counts):
             if not n:
@@ -453,19 +477,21 @@ class CarouselExpertBot:
             if face in solve:
                 after = self._placement(observation.table, [*hand, self._sample_card(face)])
                 if after is not None and after.cards:
-                    chance = self._win_chance(
-                        new_value - after.value, len(hand) + 1 - after.count, closest
-                    )
+                    left_after, cards_after = new_value - after.value, len(hand) + 1 - after.count
                 else:
-                    chance = self._win_chance(round(new_value + mean_value), len(hand) + 2, closest)
+                    left_after, cards_after = round(new_value + mean_value), len(hand) + 2
+                chance = self._win_chance(left_after, cards_after, closest, lookahead)
             elif fits_table(face, shapes):
                 chance = meld_now  # drawn and laid with the rest: no worse than now
             else:
                 chance = self._win_chance(
-                    left + _value(face, self.rules), len(hand) + 1 - placement.count, closest
+                    left + _value(face, self.rules),
+                    len(hand) + 1 - placement.count,
+                    closest,
+                    lookahead,
                 )
             expected += n * chance
-        return expected / total <= meld_now + self.params.draw_margin
+        return expected / total <= meld_now + lookahead.draw_margin
 
     @staticmethod
     def _sample_card(face: int) -> Card:
@@ -477,18 +503,19 @@ class CarouselExpertBot:
     # -- knocking -----------------------------------------------------------------
 
     def _should_knock(self, observation: CarouselObservation) -> bool:
-        if not self.params.knock_model:
+        model = self.params.undercut
+        if model is None:
             return True
         value = carousel_hand_value(observation.hand, self.rules)
         others = [n for s, n in enumerate(observation.hand_sizes) if s != observation.seat]
         counts = unseen_counts(observation, self.decks)
         shapes = [_shape(meld) for meld in observation.table]
         weights = [
-            n * (self.params.fit_weight if fits_table(face, shapes) else 1.0)
+            n * (model.fit_weight if fits_table(face, shapes) else 1.0)
             for face, n in enumerate(counts)
         ]
         risk = undercut_probability(value, others, weights, self.rules)
-        return risk <= self.params.undercut_risk
+        return risk <= model.risk
 
 
 # ------------------------------------------------------------------ tournament factories

@@ -11,15 +11,16 @@ stay as typed.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from rummykit.cards import Card, format_card, format_cards, parse_cards, physical_of
+from rummykit.cards import Card, format_cards, parse_cards, physical_of
 from rummykit.errors import InvalidActionError
 from rummykit.games.carousel import (
     CarouselAction,
     CarouselGame,
     CarouselHandResult,
     CarouselObservation,
+    CarouselRules,
     best_placement,
     carousel_hand_value,
 )
@@ -46,21 +47,12 @@ Commands (cards like 7H, TD or 10D, AS; a joker on the table is written JK=5S):
 _WORDS = {"draw": "draw", "end_turn": "end", "knock": "knock"}
 
 
-class CarouselScreen(ScreenWords):
+class CarouselScreen(ScreenWords[CarouselGame]):
     """The person's view of a Carousel game and the commands they type."""
 
     noun = "game"
-
-    def __init__(
-        self,
-        game: CarouselGame,
-        *,
-        card_text: Callable[[int], str] = format_card,
-        language: str | None = None,
-    ) -> None:
-        super().__init__(HELP, card_text=card_text, language=language)
-        self.game = game
-        self.rules = game.rules
+    help_text = HELP
+    rules: CarouselRules
 
     # -- words ------------------------------------------------------------------------
 

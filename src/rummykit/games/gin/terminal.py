@@ -8,7 +8,7 @@ is built with (:mod:`rummykit.i18n`); the command words and card notation stay a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from rummykit.cards import SUITS, Card, card_value_gin, format_card, parse_card, parse_cards
 from rummykit.errors import InvalidActionError
@@ -17,6 +17,7 @@ from rummykit.games.gin import (
     GinHandResult,
     GinMatch,
     GinObservation,
+    GinRules,
     deadwood_after_each_discard,
     mask_of,
     min_deadwood,
@@ -82,22 +83,14 @@ def _sorted(cards: Sequence[Card], order: str) -> list[Card]:
     return sorted(cards, key=lambda c: (SUITS.index(c.suit or "S"), c.rank))
 
 
-class GinScreen(ScreenWords):
+class GinScreen(ScreenWords[GinMatch]):
     """The person's view of a Gin match and the commands they type."""
 
     noun = "match"
-
-    def __init__(
-        self,
-        match: GinMatch,
-        *,
-        card_text: Callable[[int], str] = format_card,
-        language: str | None = None,
-    ) -> None:
-        super().__init__(HELP, card_text=card_text, language=language)
-        self.match = match
-        self.rules = match.rules
-        self.sort = "suit"
+    help_text = HELP
+    rules: GinRules
+    sort = "suit"
+    """The order the hand is shown in, ``suit`` or ``rank`` (the ``sort`` command)."""
 
     # -- words ------------------------------------------------------------------------
 
@@ -109,7 +102,7 @@ class GinScreen(ScreenWords):
         return "  ".join(f"[{self._cards(meld)}]" for meld in melds)
 
     def _scores(self) -> str:
-        points = self.match.points
+        points = self.game.points
         return self._("you {you}, bot {bot}", you=points[HUMAN], bot=points[BOT])
 
     def title(self) -> str:
@@ -120,8 +113,8 @@ class GinScreen(ScreenWords):
 
     def hand_header(self) -> str:
         """Hand number, dealer, scores."""
-        number, scores = self.match.hand_number, self._scores()
-        if self.match.hand.dealer == HUMAN:
+        number, scores = self.game.hand_number, self._scores()
+        if self.game.hand.dealer == HUMAN:
             text = self._(
                 "Hand {number}: you dealt. Scores: {scores}", number=number, scores=scores
             )
@@ -224,7 +217,7 @@ class GinScreen(ScreenWords):
     def _knock(self, card: Card) -> GinAction:
         # The engine's own knock with that card carries the melds a knock must name
         # under knocker_arrangement=explicit; otherwise it refuses with the reason.
-        for action in self.match.legal_actions():
+        for action in self.game.legal_actions():
             if action.kind == "knock" and action.card == card:
                 return action
         return GinAction.knock(card)
@@ -244,7 +237,7 @@ class GinScreen(ScreenWords):
             raise InvalidActionError(
                 self._("you can go gin only after drawing, with 11 cards in hand")
             )
-        legal = self.match.legal_actions()
+        legal = self.game.legal_actions()
         if any(action.kind == "big_gin" for action in legal):
             return GinAction.big_gin()
         knock = self._gin_knock(observation, legal)
@@ -260,7 +253,7 @@ class GinScreen(ScreenWords):
 
     def _show(self, args: list[str]) -> GinAction:
         if not args:
-            return self.match.legal_actions()[0]
+            return self.game.legal_actions()[0]
         text = " ".join(args)
         melds_text, _, layoffs_text = text.partition(";")
         melds = [parse_cards(part) for part in melds_text.split("|") if part.strip()]
@@ -298,7 +291,7 @@ class GinScreen(ScreenWords):
 
     def _draw_hint(self, observation: GinObservation) -> str:
         up = observation.upcard
-        kinds = {action.kind for action in self.match.legal_actions()}
+        kinds = {action.kind for action in self.game.legal_actions()}
         if up is None or not kinds & {"take_upcard", "draw_discard"}:
             return "  " + self._("draw from the stock")
         ace_high = self.rules.ace_high_runs
@@ -388,7 +381,7 @@ class GinScreen(ScreenWords):
 
     def winners(self) -> tuple[int, ...]:
         """The match winner (none for equal totals)."""
-        final = self.match.result
+        final = self.game.result
         if final is None or final.winner is None:
             return ()
         return (final.winner,)

@@ -21,6 +21,7 @@ from rummykit.games.rami.game import RamiGame
 from rummykit.games.rami.layoffs import legal_moves
 from rummykit.games.rami.observation import RamiObservation
 from rummykit.games.rami.opening import best_melds, best_opening
+from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.scoring import RamiRoundResult
 from rummykit.games.rami.table import Combination, combination_from_cards, position_face
 from rummykit.i18n import N_, Translator
@@ -74,10 +75,12 @@ def _command_for(action: RamiAction) -> str:
     return text
 
 
-class RamiScreen(ScreenWords):
+class RamiScreen(ScreenWords[RamiGame]):
     """The person's view of a Rami game and the commands they type."""
 
     noun = "game"
+    help_text = HELP
+    rules: RamiRules
 
     def __init__(
         self,
@@ -87,9 +90,7 @@ class RamiScreen(ScreenWords):
         card_text: Callable[[int], str] = format_card,
         language: str | None = None,
     ) -> None:
-        super().__init__(HELP, card_text=card_text, language=language)
-        self.game = game
-        self.rules = game.rules
+        super().__init__(game, card_text=card_text, language=language)
         self.variant = variant
 
     # -- words ------------------------------------------------------------------------
