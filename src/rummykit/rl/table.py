@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from rummykit.catalog import Variant, get_variant
 from rummykit.core import Event, IllegalActionError
 
 __all__ = [
-    "ActionNames",
     "DealEngine",
     "Episode",
     "EpisodeTable",
@@ -94,26 +93,6 @@ class Table(Protocol):
     def info(self, seat: int) -> dict[str, Any]:
         """Public facts for the seat (JSON-ready), e.g. the last hand's result."""
         ...
-
-
-class ActionNames:
-    """A game's readable names of its ``count`` ids: the names of the id families (a
-    card's, a meld's...) in id order, then those of the single ids after them."""
-
-    def __init__(
-        self, game: str, families: Sequence[str], singles: Mapping[int, str], count: int
-    ) -> None:
-        if sorted(singles) != list(range(len(families), count)):
-            raise ValueError(f"{game}: the single ids must follow the families up to {count}")
-        self.game = game
-        self.names = (*families, *(singles[i] for i in range(len(families), count)))
-
-    def name(self, action_id: int) -> str:
-        """The name of one id (``ValueError`` outside the ids)."""
-        names = self.names
-        if not 0 <= action_id < len(names):
-            raise ValueError(f"{self.game} action ids are 0-{len(names) - 1}, not {action_id!r}")
-        return names[action_id]
 
 
 def illegal_action_error(
