@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from rummykit.catalog import Variant, get_variant
-from rummykit.core import Event, IllegalActionError
+from rummykit.core import Event, IllegalActionError, InvalidActionError
 
 __all__ = [
     "DealEngine",
@@ -198,6 +198,9 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
     automatic_phase: ClassVar[str | None] = None
     """A phase of the deal in which the table plays the engine's first legal action
     itself, without an id (gin: ``layoff``, where that is the defender's optimal show)."""
+    multi_id_macros: ClassVar[bool] = False
+    """Whether an id macro may take several ids (gin's knock): its first ids then stand
+    for no engine action on their own (:meth:`action_for`)."""
 
     current_player: int
     """The seat to act (kept up to date after every step: the wrappers read it a lot)."""
@@ -461,6 +464,18 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         if self._in_macro():
             raise self._illegal(str(action))
         return self._advance(action)
+
+    def action_for(self, action_id: int) -> ActionT:
+        """The engine action a legal id stands for now (``IllegalActionError`` if none;
+        ``InvalidActionError`` for an id that starts a multi-id macro)."""
+        index = self._legal_index(action_id)
+        action = self._actions[index]
+        if action is None:
+            if self.multi_id_macros:
+                raise InvalidActionError(f"id {action_id!r} starts a macro, not one action")
+            action = self._macro(self._legal[index])
+            assert action is not None, "a single-id macro stands for one action"
+        return action
 
     def _legal_index(self, action_id: object) -> int:
         """Where a legal id stands in :meth:`legal_ids` (``IllegalActionError`` if it is
