@@ -7,8 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from rummykit.core import IllegalActionError
-from rummykit.games.gin import GinRules
+from rummykit.core import IllegalActionError, InvalidActionError
+from rummykit.games.gin import GinAction, GinRules
 from rummykit.rl.gin_actions import KNOCK, MELD_BASE, PASS, encode_action
 from rummykit.rl.gin_observation import OBSERVATION_SIZE, encode_observation, encode_view
 from rummykit.rl.gin_table import GinTable
@@ -73,10 +73,15 @@ def test_knock_and_big_gin_macros() -> None:
         knocks = {
             int(a.card) for a in table.hand.legal_actions() if a.kind == "knock" and a.card
         } | {0 for a in table.hand.legal_actions() if a.kind == "knock" and a.card == 0}
+        with pytest.raises(InvalidActionError):
+            table.action_for(KNOCK)  # the macro's first id stands for no action yet
+        assert table.knock_stage(table.current_player) == (None, 0)
         table.step(KNOCK)
         stage, _ = table.knock_stage(table.current_player)
         assert stage == "knock_card"
         assert set(table.legal_ids()) - {PASS} == knocks
+        card = min(knocks)
+        assert table.action_for(card) == GinAction.knock(card)
         with pytest.raises(IllegalActionError):
             table.step(53)
         table.step(table.legal_ids()[0])

@@ -10,6 +10,8 @@ encoding (ids, macro-actions, observation planes) and registers it:
 * :mod:`rummykit.rl.table` - :class:`~rummykit.rl.table.EpisodeTable`, the decision
   process every wrapper drives: an episode (one deal, or a whole game from the
   catalog) played by action id, with rewards, id macros and illegal ids (pure Python).
+* :mod:`rummykit.rl.action_layout` - a game's action ids, declared in order with their
+  names.
 * :mod:`rummykit.rl.observation` - the named layout of an observation array.
 * :mod:`rummykit.rl.encoding` - :class:`~rummykit.rl.encoding.GameEncoding`, what a
   game plugs in (table class, observation encoder, text), and the registry of games.

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from rummykit.cards import format_card
-from rummykit.rl.table import ActionNames
+from rummykit.rl.action_layout import ActionLayout
 
 __all__ = [
     "DRAW",
@@ -62,16 +62,6 @@ __all__ = [
 
 ENCODING_VERSION: Final = 1
 """Bumped whenever an id changes meaning (docs/rl.md keeps the changelog)."""
-LAYOFF_BASE: Final = 0
-SET_BASE: Final = 52
-RUN_BASE: Final = SET_BASE + 52
-DRAW: Final = RUN_BASE + 48
-END_TURN: Final = DRAW + 1
-KNOCK: Final = DRAW + 2
-PLACE_BEST: Final = DRAW + 3
-PLACE_MOST: Final = DRAW + 4
-PLACE_FEW_CHANGES: Final = DRAW + 5
-NUM_ACTIONS: Final = DRAW + 6
 SUITS: Final = 4
 RANKS: Final = 13
 
@@ -84,48 +74,33 @@ def _run_faces(suit: int, low: int) -> tuple[int, ...]:
     return tuple(suit * RANKS + (low + step) % RANKS for step in range(3))
 
 
-MELD_CARDS: Final[dict[int, tuple[int, ...]]] = {
-    **{
-        SET_BASE + SUITS * rank + missing: _set_faces(rank, missing)
-        for rank in range(RANKS)
-        for missing in range(SUITS)
-    },
-    **{
-        RUN_BASE + 12 * suit + low: _run_faces(suit, low)
-        for suit in range(SUITS)
-        for low in range(12)
-    },
-}
+def _meld_name(kind: str, faces: tuple[int, ...]) -> str:
+    return f"{kind} " + " ".join(format_card(face) for face in faces)
+
+
+_SETS: Final = tuple(_set_faces(rank, missing) for rank in range(RANKS) for missing in range(SUITS))
+_RUNS: Final = tuple(_run_faces(suit, low) for suit in range(SUITS) for low in range(12))
+
+_IDS: Final = ActionLayout("carousel")
+LAYOFF_BASE: Final = _IDS.family(f"Lay off {format_card(face)}" for face in range(52)).start
+SET_BASE: Final = _IDS.family(_meld_name("Set", faces) for faces in _SETS).start
+RUN_BASE: Final = _IDS.family(_meld_name("Run", faces) for faces in _RUNS).start
+DRAW: Final = _IDS.single("Draw")
+END_TURN: Final = _IDS.single("End turn")
+KNOCK: Final = _IDS.single("Knock")
+PLACE_BEST: Final = _IDS.single("Place (best)")
+PLACE_MOST: Final = _IDS.single("Place (most cards)")
+PLACE_FEW_CHANGES: Final = _IDS.single("Place (few changes)")
+NUM_ACTIONS: Final = _IDS.size
+
+MELD_CARDS: Final[dict[int, tuple[int, ...]]] = dict(enumerate((*_SETS, *_RUNS), SET_BASE))
 """The faces of each new-meld id (52-151)."""
 _MELD_ID: Final = {frozenset(faces): action_id for action_id, faces in MELD_CARDS.items()}
 
 
-def _families() -> list[str]:
-    names = [f"Lay off {format_card(face)}" for face in range(SET_BASE)]
-    for action_id in range(SET_BASE, DRAW):
-        kind = "Set" if action_id < RUN_BASE else "Run"
-        names.append(f"{kind} " + " ".join(format_card(f) for f in MELD_CARDS[action_id]))
-    return names
-
-
-_NAMES: Final = ActionNames(
-    "carousel",
-    _families(),
-    {
-        DRAW: "Draw",
-        END_TURN: "End turn",
-        KNOCK: "Knock",
-        PLACE_BEST: "Place (best)",
-        PLACE_MOST: "Place (most cards)",
-        PLACE_FEW_CHANGES: "Place (few changes)",
-    },
-    NUM_ACTIONS,
-)
-
-
 def action_string(action_id: int) -> str:
     """A readable name of an action id."""
-    return _NAMES.name(action_id)
+    return _IDS.name(action_id)
 
 
 def set_id(faces: Sequence[int]) -> int:

@@ -89,6 +89,7 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
 
     game_name = "carousel"
     num_actions = NUM_ACTIONS
+    action_string = staticmethod(action_string)
     deal_episode = "hand"
     game_episode = "game"
     score_reward = "points"
@@ -124,19 +125,10 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
         self._searched = (None, {})
         self._searched_version = -1
 
-    def action_string(self, action_id: int) -> str:
-        return action_string(action_id)
-
     @property
     def hand(self) -> CarouselHand:
         """The current (or last) hand."""
         return self.deal
-
-    def action_for(self, action_id: int) -> CarouselAction:
-        """The engine action a legal id stands for now (``IllegalActionError`` if none)."""
-        index = self._legal_index(action_id)
-        action = self._actions[index]
-        return self._macro(self._legal[index]) if action is None else action
 
     # -- the engine ------------------------------------------------------------------------
 

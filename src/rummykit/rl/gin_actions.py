@@ -36,6 +36,7 @@ from typing import Final
 
 from rummykit.cards import RANKS, SUITS, Card, parse_cards
 from rummykit.games.gin import GinAction
+from rummykit.rl.action_layout import ActionLayout
 
 __all__ = [
     "CARD_IDS",
@@ -54,15 +55,6 @@ __all__ = [
     "split_meld",
 ]
 
-CARD_IDS: Final = range(52)
-DRAW_UPCARD: Final = 52
-DRAW_STOCK: Final = 53
-PASS: Final = 54
-KNOCK: Final = 55
-MELD_BASE: Final = 56
-NUM_MELDS: Final = 185
-NUM_ACTIONS: Final = MELD_BASE + NUM_MELDS
-
 
 def _build_melds() -> tuple[tuple[Card, ...], ...]:
     melds: list[tuple[Card, ...]] = []
@@ -77,35 +69,32 @@ def _build_melds() -> tuple[tuple[Card, ...], ...]:
     return tuple(melds)
 
 
-MELD_CARDS: Final = _build_melds()
-"""The cards of meld id ``MELD_BASE + i`` at index ``i``."""
-MELD_MASKS: Final = tuple(sum(1 << card for card in meld) for meld in MELD_CARDS)
-"""The card bitmask of meld id ``MELD_BASE + i`` at index ``i``."""
-_MELD_BY_MASK: Final = {mask: MELD_BASE + i for i, mask in enumerate(MELD_MASKS)}
-
-assert len(MELD_CARDS) == NUM_MELDS
-
-
 def _card_string(card: int) -> str:
     """OpenSpiel's card notation: rank letter then lower-case suit (``As``, ``Th``)."""
     return RANKS[card % 13] + SUITS[card // 13].lower()
 
 
-_STRINGS: Final = (
-    *(_card_string(card) for card in CARD_IDS),
-    "Draw upcard",
-    "Draw stock",
-    "Pass",
-    "Knock",
-    *("".join(_card_string(card) for card in meld) for meld in MELD_CARDS),
-)
+MELD_CARDS: Final = _build_melds()
+"""The cards of meld id ``MELD_BASE + i`` at index ``i``."""
+
+_IDS: Final = ActionLayout("gin")
+CARD_IDS: Final = _IDS.family(_card_string(card) for card in range(52))
+DRAW_UPCARD: Final = _IDS.single("Draw upcard")
+DRAW_STOCK: Final = _IDS.single("Draw stock")
+PASS: Final = _IDS.single("Pass")
+KNOCK: Final = _IDS.single("Knock")
+MELD_BASE: Final = _IDS.family("".join(map(_card_string, meld)) for meld in MELD_CARDS).start
+NUM_MELDS: Final = len(MELD_CARDS)
+NUM_ACTIONS: Final = _IDS.size
+
+MELD_MASKS: Final = tuple(sum(1 << card for card in meld) for meld in MELD_CARDS)
+"""The card bitmask of meld id ``MELD_BASE + i`` at index ``i``."""
+_MELD_BY_MASK: Final = {mask: MELD_BASE + i for i, mask in enumerate(MELD_MASKS)}
 
 
 def action_string(action_id: int) -> str:
     """OpenSpiel's name of an action id (without its ``Player: N Action:`` prefix)."""
-    if not 0 <= action_id < NUM_ACTIONS:
-        raise ValueError(f"gin action ids are 0-{NUM_ACTIONS - 1}, not {action_id!r}")
-    return _STRINGS[action_id]
+    return _IDS.name(action_id)
 
 
 def meld_id(cards: Iterable[int] | str) -> int:

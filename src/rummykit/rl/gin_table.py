@@ -117,11 +117,13 @@ class GinTable(EpisodeTable[GinAction, GinHand, GinMatch]):
 
     game_name = "gin"
     num_actions = NUM_ACTIONS
+    action_string = staticmethod(action_string)
     deal_episode = "hand"
     game_episode = "match"
     score_reward = "points"
     zero_sum = True
     automatic_phase = "layoff"
+    multi_id_macros = True
 
     def __init__(
         self,
@@ -148,9 +150,6 @@ class GinTable(EpisodeTable[GinAction, GinHand, GinMatch]):
         self._big_gin: GinAction | None = None
         self._views: list[SeatView] = [SeatView(), SeatView()]
         self._views_version = -1
-
-    def action_string(self, action_id: int) -> str:
-        return action_string(action_id)
 
     # -- state ---------------------------------------------------------------------------
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 from typing import Final
 
 from rummykit.cards import JOKER_FACE, face_of, format_card
-from rummykit.rl.table import ActionNames
+from rummykit.rl.action_layout import ActionLayout
 
 __all__ = [
     "DRAW_STOCK",
@@ -62,40 +62,26 @@ __all__ = [
 
 FACES: Final = JOKER_FACE + 1
 """53: the natural faces 0-51 and the joker (52)."""
-LAYOFF_BASE: Final = FACES
-SWAP_BASE: Final = LAYOFF_BASE + FACES
-DRAW_STOCK: Final = SWAP_BASE + JOKER_FACE
-TAKE_DISCARD: Final = DRAW_STOCK + 1
-END_PLAY: Final = DRAW_STOCK + 2
-OPEN: Final = DRAW_STOCK + 3
-OPEN_KEEP_JOKERS: Final = DRAW_STOCK + 4
-MELD: Final = DRAW_STOCK + 5
-MELD_KEEP_JOKERS: Final = DRAW_STOCK + 6
-NUM_ACTIONS: Final = DRAW_STOCK + 7
 
-_NAMES: Final = ActionNames(
-    "rami",
-    [
-        *(f"Discard {format_card(face)}" for face in range(FACES)),
-        *(f"Lay off {format_card(face)}" for face in range(FACES)),
-        *(f"Swap {format_card(face)} for a joker" for face in range(JOKER_FACE)),
-    ],
-    {
-        DRAW_STOCK: "Draw stock",
-        TAKE_DISCARD: "Take discard",
-        END_PLAY: "End play",
-        OPEN: "Open (best)",
-        OPEN_KEEP_JOKERS: "Open keeping jokers",
-        MELD: "Meld (best)",
-        MELD_KEEP_JOKERS: "Meld keeping jokers",
-    },
-    NUM_ACTIONS,
-)
+_IDS: Final = ActionLayout("rami")
+_IDS.family(f"Discard {format_card(face)}" for face in range(FACES))  # the id is the face
+LAYOFF_BASE: Final = _IDS.family(f"Lay off {format_card(face)}" for face in range(FACES)).start
+SWAP_BASE: Final = _IDS.family(
+    f"Swap {format_card(face)} for a joker" for face in range(JOKER_FACE)
+).start
+DRAW_STOCK: Final = _IDS.single("Draw stock")
+TAKE_DISCARD: Final = _IDS.single("Take discard")
+END_PLAY: Final = _IDS.single("End play")
+OPEN: Final = _IDS.single("Open (best)")
+OPEN_KEEP_JOKERS: Final = _IDS.single("Open keeping jokers")
+MELD: Final = _IDS.single("Meld (best)")
+MELD_KEEP_JOKERS: Final = _IDS.single("Meld keeping jokers")
+NUM_ACTIONS: Final = _IDS.size
 
 
 def action_string(action_id: int) -> str:
     """A readable name of an action id."""
-    return _NAMES.name(action_id)
+    return _IDS.name(action_id)
 
 
 def layoff_id(card: int) -> int:

@@ -129,6 +129,7 @@ class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
 
     game_name = "rami"
     num_actions = NUM_ACTIONS
+    action_string = staticmethod(action_string)
     deal_episode = "round"
     game_episode = "game"
     score_reward = "penalty"
@@ -144,9 +145,6 @@ class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
     ) -> None:
         super().__init__(rules, players=players, episode=episode, reward=reward, dealer=dealer)
         self.rules.deck_spec(players)  # the rules decide how many players the pack seats
-
-    def action_string(self, action_id: int) -> str:
-        return action_string(action_id)
 
     @property
     def round(self) -> RamiRound:
@@ -171,12 +169,6 @@ class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
             self._game, self._deal = None, state
         self.last_result = None
         self._advance(None, None)
-
-    def action_for(self, action_id: int) -> RamiAction:
-        """The engine action a legal id stands for now (``IllegalActionError`` if none)."""
-        index = self._legal_index(action_id)
-        action = self._actions[index]
-        return self._macro(self._legal[index]) if action is None else action
 
     # -- the engine ------------------------------------------------------------------------
 

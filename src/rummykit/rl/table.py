@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from rummykit.catalog import Variant, get_variant
-from rummykit.core import Event, IllegalActionError
+from rummykit.core import Event, IllegalActionError, InvalidActionError
 
 __all__ = [
-    "ActionNames",
     "DealEngine",
     "Episode",
     "EpisodeTable",
@@ -94,26 +93,6 @@ class Table(Protocol):
     def info(self, seat: int) -> dict[str, Any]:
         """Public facts for the seat (JSON-ready), e.g. the last hand's result."""
         ...
-
-
-class ActionNames:
-    """A game's readable names of its ``count`` ids: the names of the id families (a
-    card's, a meld's...) in id order, then those of the single ids after them."""
-
-    def __init__(
-        self, game: str, families: Sequence[str], singles: Mapping[int, str], count: int
-    ) -> None:
-        if sorted(singles) != list(range(len(families), count)):
-            raise ValueError(f"{game}: the single ids must follow the families up to {count}")
-        self.game = game
-        self.names = (*families, *(singles[i] for i in range(len(families), count)))
-
-    def name(self, action_id: int) -> str:
-        """The name of one id (``ValueError`` outside the ids)."""
-        names = self.names
-        if not 0 <= action_id < len(names):
-            raise ValueError(f"{self.game} action ids are 0-{len(names) - 1}, not {action_id!r}")
-        return names[action_id]
 
 
 def illegal_action_error(
@@ -219,6 +198,9 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
     automatic_phase: ClassVar[str | None] = None
     """A phase of the deal in which the table plays the engine's first legal action
     itself, without an id (gin: ``layoff``, where that is the defender's optimal show)."""
+    multi_id_macros: ClassVar[bool] = False
+    """Whether an id macro may take several ids (gin's knock): its first ids then stand
+    for no engine action on their own (:meth:`action_for`)."""
 
     current_player: int
     """The seat to act (kept up to date after every step: the wrappers read it a lot)."""
@@ -482,6 +464,18 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         if self._in_macro():
             raise self._illegal(str(action))
         return self._advance(action)
+
+    def action_for(self, action_id: int) -> ActionT:
+        """The engine action a legal id stands for now (``IllegalActionError`` if none;
+        ``InvalidActionError`` for an id that starts a multi-id macro)."""
+        index = self._legal_index(action_id)
+        action = self._actions[index]
+        if action is None:
+            if self.multi_id_macros:
+                raise InvalidActionError(f"id {action_id!r} starts a macro, not one action")
+            action = self._macro(self._legal[index])
+            assert action is not None, "a single-id macro stands for one action"
+        return action
 
     def _legal_index(self, action_id: object) -> int:
         """Where a legal id stands in :meth:`legal_ids` (``IllegalActionError`` if it is
