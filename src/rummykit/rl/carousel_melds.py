@@ -34,15 +34,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from rummykit.cards import JOKER_FACE, PHYSICAL_IDS, Card
+from rummykit.cards import FACES, JOKER_FACE, PHYSICAL_IDS, Card
 from rummykit.games.carousel import CarouselAction
 from rummykit.melds import CAROUSEL_MELDS, is_meld
 from rummykit.rl.carousel_actions import LAYOFF_BASE, RUN_BASE, SET_BASE
 
 __all__ = ["TableFacts", "could_place", "layoff_faces", "simple_melds", "table_facts"]
-
-_FACE: Final = 63
-"""The face bits of a card id."""
 
 
 def layoff_faces(meld: Sequence[Card]) -> list[int]:
@@ -112,7 +109,7 @@ def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
     declarations: list[int] = []
     for meld in table:
         for card in meld:
-            face = card & _FACE
+            face = FACES[card]
             if face == JOKER_FACE:
                 jokers += 1
                 declared = card // PHYSICAL_IDS  # the declared face, plus one
@@ -142,10 +139,13 @@ def simple_melds(
     layouts are built from the engine's own cards (``table`` and ``cards`` hold
     :class:`~rummykit.cards.Card`), so they need no conversion."""
     by_face: dict[int, Card] = {}
+    held = 0  # the hand's natural faces, as bits
+    faces_of = FACES
     for card in sorted(cards):
-        face = card & _FACE
-        if face != JOKER_FACE:
-            by_face.setdefault(face, card)
+        face = faces_of[card]
+        if face != JOKER_FACE and face not in by_face:
+            by_face[face] = card
+            held |= 1 << face
     shown = facts.shown
     # The copy limit bites only where a declared joker already shows a copy.
     limited = copy_limit and facts.jokers > 0
@@ -159,11 +159,11 @@ def simple_melds(
                 layout = list(table)
                 layout[index] = (*table[index], by_face[face])
                 found[action_id] = CarouselAction("meld", tuple(layout))
-    present = [face in by_face for face in range(JOKER_FACE)]
     for rank in range(13):
-        suits = [suit for suit in range(4) if present[suit * 13 + rank]]
-        if len(suits) < 3:
+        column = (held >> rank) & _COLUMN  # the suits of this rank, 13 bits apart
+        if column.bit_count() < 3:
             continue
+        suits = [suit for suit in range(4) if column >> (13 * suit) & 1]
         for missing in range(4):
             faces3 = [suit * 13 + rank for suit in suits if suit != missing]
             if len(faces3) == 3 and not (limited and _over(shown, faces3, decks)):
@@ -171,14 +171,24 @@ def simple_melds(
                 found[SET_BASE + 4 * rank + missing] = CarouselAction("meld", (*table, meld))
     for suit in range(4):
         base = suit * 13
-        for low in range(12):
+        row = (held >> base) & _ROW
+        row |= (row & 1) << 13  # the ace again, high (Q K A)
+        starts = row & (row >> 1) & (row >> 2)  # lows with the next two ranks held
+        while starts:
+            low = (starts & -starts).bit_length() - 1
+            starts &= starts - 1
             faces3 = [base + low, base + low + 1, base + (low + 2) % 13]
-            if present[faces3[0]] and present[faces3[1]] and present[faces3[2]]:
-                if limited and _over(shown, faces3, decks):
-                    continue
-                meld = tuple(by_face[face] for face in faces3)
-                found[RUN_BASE + 12 * suit + low] = CarouselAction("meld", (*table, meld))
+            if limited and _over(shown, faces3, decks):
+                continue
+            meld = tuple(by_face[face] for face in faces3)
+            found[RUN_BASE + 12 * suit + low] = CarouselAction("meld", (*table, meld))
     return found
+
+
+_ROW: Final = (1 << 13) - 1
+"""The 13 ranks of one suit, as bits of a face mask."""
+_COLUMN: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+"""One rank in each suit, as bits of a face mask."""
 
 
 def _over(shown: Sequence[int], faces: Sequence[int], decks: int) -> bool:
@@ -195,21 +205,21 @@ def could_place(
     ranks = list(facts.ranks_of_suit)
     faces = set()
     for card in cards:
-        face = card & _FACE
+        face = FACES[card]
         if face == JOKER_FACE:
             return True
         faces.add(face)
         suits[face % 13] |= 1 << (face // 13)
         ranks[face // 13] |= 1 << (face % 13)
     if only is not None:
-        faces = {card & _FACE for card in only}
+        faces = {FACES[card] for card in only}
         if JOKER_FACE in faces:
             return True
     # A table joker changes its declaration only when freed by a real card of the face
     # it stands for (the Carousel rules, §3): without one on the table or in the
     # hand it stays that face wherever it goes, so it counts as that card, not as wild.
     jokers = 0
-    hand_faces = {card & _FACE for card in cards}
+    hand_faces = {FACES[card] for card in cards}
     for declared in facts.declared:
         if (
             declared < 0

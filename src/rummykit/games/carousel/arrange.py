@@ -29,11 +29,10 @@ the old melds that need not change (:mod:`rummykit.games.carousel.rank_dp_layout
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Final, Literal
 
-from rummykit.cards import Card, is_joker_id
+from rummykit.cards import FACES, JOKER_FACE, Card, face_of, is_joker_id
 from rummykit.errors import InvalidOptionError
 from rummykit.games.carousel.layout import as_melds, split_hand
 from rummykit.games.carousel.placement import Placement, objective_weights
@@ -200,16 +199,16 @@ def can_place(
     """
     _check_arguments(rules, decks, "count")
     melds = as_melds(table)
-    hand_naturals, hand_jokers = split_hand([Card(c) for c in hand])
-    if not hand_naturals and not hand_jokers:
+    if not hand:
         return False
+    hand_real, hand_jokers = _hand_counts(hand)
     _check_jokers(melds, hand_jokers)
     unit = 2 * sum(len(m) for m in melds) + 1  # above the layout tie-break, as the search's
     region = make_region(
         melds,
         list(range(len(melds))),
-        Counter({face: len(cards) for face, cards in hand_naturals.items()}),
-        len(hand_jokers),
+        hand_real,
+        hand_jokers,
         rules=rules,
         decks=decks,
         joker_copy_limit=joker_copy_limit,
@@ -240,9 +239,11 @@ def rank_dp_placement(
     melds = as_melds(table)
     hand_cards = [Card(c) for c in hand]
     hand_naturals, hand_jokers = split_hand(hand_cards)
-    hand_real = Counter({f: len(cs) for f, cs in hand_naturals.items()})
+    hand_real = [0] * 52
+    for face, cards in hand_naturals.items():
+        hand_real[face] = len(cards)
     table_items = sum(len(m) for m in melds)
-    _check_jokers(melds, hand_jokers)
+    _check_jokers(melds, len(hand_jokers))
 
     # Lexicographic objective packed into one integer, above the layout tie-break.
     stable = 2 * table_items + 1
@@ -297,7 +298,7 @@ def _choose_region(
 
     # First the melds around the hand's cards only: often that is all a player needs.
     chosen: tuple[Region, RankDpSolution] | None = None
-    hand_faces = {c.face for c in hand_cards if not c.is_joker}
+    hand_faces = {FACES[c] for c in hand_cards} - {JOKER_FACE}
     for ring in rings(melds, hand_faces, 1):
         if sum(len(melds[i]) for i in ring) <= _RING_SHARE * table_items:
             local = region(ring)
@@ -326,8 +327,21 @@ def _choose_region(
     return chosen
 
 
-def _check_jokers(melds: Sequence[Sequence[Card]], hand_jokers: Sequence[Card]) -> None:
-    if sum(1 for m in melds for c in m if is_joker_id(c)) + len(hand_jokers) > 8:
+def _hand_counts(hand: Sequence[int]) -> tuple[list[int], int]:
+    """A hand's natural cards counted per face, and its jokers."""
+    counts = [0] * 52
+    jokers = 0
+    for card in hand:
+        face = face_of(card)
+        if face == JOKER_FACE:
+            jokers += 1
+        else:
+            counts[face] += 1
+    return counts, jokers
+
+
+def _check_jokers(melds: Sequence[Sequence[Card]], hand_jokers: int) -> None:
+    if sum(1 for m in melds for c in m if is_joker_id(c)) + hand_jokers > 8:
         raise InvalidOptionError("the arrangement solver handles at most 8 jokers", option="jokers")
 
 

@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from rummykit.cards import (
-    JOKER_FACE,
+    FACES,
     Card,
     DeckSpec,
     format_cards,
     ordered_deck,
+    physical_of,
     shuffled_deck,
 )
 from rummykit.core import Event, IllegalActionError, InvalidActionError
@@ -382,9 +383,9 @@ class CarouselHand(HandEngine):
     def _meld(self, seat: int, checked: _CheckedMeld) -> list[Event]:
         hand = self.hands[seat]
         new_table = checked.table
-        on_table = {c.physical for meld in self.table for c in meld}
-        placed = [c for meld in new_table for c in meld if c.physical not in on_table]
-        placed_ids = {int(c.physical) for c in placed}
+        on_table = {physical_of(c) for meld in self.table for c in meld}
+        placed = [c for meld in new_table for c in meld if physical_of(c) not in on_table]
+        placed_ids = {physical_of(c) for c in placed}
         self.hands[seat] = [c for c in hand if int(c) not in placed_ids]
         self.table = list(new_table)
         self.melded = True
@@ -484,7 +485,8 @@ class CarouselHand(HandEngine):
             phase=self.phase,
             current_player=acting,
             dealer=self.dealer,
-            hand=tuple(sorted(self.hands[seat], key=_sort_key)),
+            # By face: suit, then rank, the jokers (face 52) last.
+            hand=tuple(sorted(self.hands[seat], key=FACES.__getitem__)),
             table=tuple(self.table),
             hand_sizes=tuple(len(hand) for hand in self.hands),
             stock_size=len(self.stock),
@@ -537,11 +539,6 @@ class CarouselHand(HandEngine):
         players = int(record["players"])
         deck = [Card(int(card)) for card in record["deck"]]
         return new_hand(rules, players=players, dealer=int(record.get("dealer", 0)), deck=deck)
-
-
-def _sort_key(card: Card) -> tuple[int, int]:
-    face = card.face
-    return (4, 0) if face == JOKER_FACE else (face // 13, face % 13)
 
 
 def new_hand(

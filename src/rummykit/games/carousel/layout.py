@@ -37,9 +37,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, NoReturn
+from typing import Final, NoReturn, TypeGuard
 
-from rummykit.cards import JOKER_FACE, Card, face_of, format_card, format_cards
+from rummykit.cards import FACES, JOKER_FACE, Card, face_of, format_card, format_cards
 from rummykit.errors import IllegalActionError, InvalidMeldError
 from rummykit.games.carousel.rules import placement_value
 from rummykit.melds import CAROUSEL_MELDS, Meld, MeldRules, check_meld
@@ -95,9 +95,24 @@ class LayoutCheck:
     """The declarations that table jokers gave up (one per freed joker), sorted."""
 
 
+_CARD_MELDS: dict[tuple[int, ...], tuple[Card, ...]] = {}
+"""Melds as :class:`Card` tuples, by their ids: a meld outlives many checks and searches."""
+_CARD_MELDS_KEPT: Final = 100_000
+
+
 def as_melds(table: Iterable[Iterable[int]]) -> list[tuple[Card, ...]]:
     """A table as melds of :class:`Card`."""
-    return [tuple(map(Card, meld)) for meld in table]
+    melds = []
+    known = _CARD_MELDS
+    for meld in table:
+        key = meld if type(meld) is tuple else tuple(meld)
+        found = known.get(key)
+        if found is None:
+            if len(known) >= _CARD_MELDS_KEPT:
+                known.clear()
+            found = known[key] = tuple(map(Card, key))
+        melds.append(found)
+    return melds
 
 
 def declared_face(card: Card, where: str) -> int:
@@ -176,33 +191,45 @@ class _Tables:
     ) -> _Tables:
         old = as_melds(old_table)
         new = as_melds(new_table)
-        old_real: Counter[int] = Counter()
-        old_decl: Counter[int] = Counter()
+        faces = FACES
+        old_real: dict[int, int] = {}
+        old_decl: dict[int, int] = {}
         first_old: dict[int, int] = {}
         for index, meld in enumerate(old, start=1):
             for card in meld:
-                face = face_of(card)
+                face = faces[card]
                 if face == JOKER_FACE:
-                    old_decl[declared_face(card, "on the old table")] += 1
-                else:
+                    declared = declared_face(card, "on the old table")
+                    old_decl[declared] = old_decl.get(declared, 0) + 1
+                elif face in old_real:
                     old_real[face] += 1
-                    if face not in first_old:
-                        first_old[face] = index
-        new_real: Counter[int] = Counter()
-        new_decl: Counter[int] = Counter()
+                else:
+                    old_real[face] = 1
+                    first_old[face] = index
+        new_real: dict[int, int] = {}
+        new_decl: dict[int, int] = {}
         new_jokers: list[tuple[int, Card]] = []
         for index, meld in enumerate(new, start=1):
             for card in meld:
-                face = face_of(card)
+                face = faces[card]
                 if face == JOKER_FACE:
                     new_jokers.append((index, card))
                     if card.declared is not None:
-                        new_decl[int(card.declared)] += 1
+                        declared = int(card.declared)
+                        new_decl[declared] = new_decl.get(declared, 0) + 1
                 else:
-                    new_real[face] += 1
-        hand_cards = [Card(c) for c in hand]
+                    new_real[face] = new_real.get(face, 0) + 1
+        hand_cards = list(hand) if _all_cards(hand) else [Card(c) for c in hand]
         return cls(
-            old, new, hand_cards, old_real, old_decl, first_old, new_real, new_decl, new_jokers
+            old,
+            new,
+            hand_cards,
+            Counter(old_real),
+            Counter(old_decl),
+            first_old,
+            Counter(new_real),
+            Counter(new_decl),
+            new_jokers,
         )
 
     def check_nothing_removed(self) -> None:
@@ -232,16 +259,27 @@ class _Tables:
 
     def added_from_hand(self) -> list[Card]:
         """(b) The hand cards the new table adds (at least one, all from the hand)."""
-        hand_real = Counter(c.face for c in self.hand if not c.is_joker)
-        hand_jokers = [c for c in self.hand if c.is_joker]
+        by_face: dict[int, list[Card]] = {}
+        hand_jokers: list[Card] = []
+        faces = FACES
+        for card in self.hand:
+            face = faces[card]
+            if face == JOKER_FACE:
+                hand_jokers.append(card)
+            elif face in by_face:
+                by_face[face].append(card)
+            else:
+                by_face[face] = [card]
         added: list[Card] = []
-        new_ids = {int(c) for meld in self.new for c in meld}
+        new_ids: set[int] | None = None
+        old_real = self.old_real
         for face in sorted(self.new_real):
-            extra = self.new_real[face] - self.old_real[face]
+            extra = self.new_real[face] - old_real[face]
             if extra <= 0:
                 continue
-            if extra > hand_real[face]:
-                held = hand_real[face]
+            copies = by_face.get(face, [])
+            if extra > len(copies):
+                held = len(copies)
                 raise IllegalLayoutError(
                     f"{format_card(face)} is not in your hand"
                     if not held
@@ -251,8 +289,11 @@ class _Tables:
                     card=face,
                     numbers={"added": extra, "held": held},
                 )
-            copies = [c for c in self.hand if not c.is_joker and c.face == face]
-            copies.sort(key=lambda c: int(c) not in new_ids)
+            if len(copies) > 1:
+                if new_ids is None:
+                    new_ids = {int(c) for meld in self.new for c in meld}
+                ids = new_ids
+                copies = sorted(copies, key=lambda c: int(c) not in ids)
             added.extend(copies[:extra])
         extra_jokers = len(self.new_jokers) - sum(self.old_decl.values())
         if extra_jokers > len(hand_jokers):
@@ -389,6 +430,11 @@ def _remaining(hand: Sequence[Card], added: Sequence[Card]) -> list[Card]:
         else:
             remaining.append(card)
     return remaining
+
+
+def _all_cards(cards: Sequence[int]) -> TypeGuard[Sequence[Card]]:
+    """Whether every card is a :class:`Card` already (an engine's hand always is)."""
+    return all(type(card) is Card for card in cards)
 
 
 def split_hand(cards: Sequence[Card]) -> tuple[dict[int, list[Card]], list[Card]]:

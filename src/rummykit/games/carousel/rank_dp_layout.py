@@ -107,23 +107,37 @@ def _token_melds(
         face = suit * 13 + rank - 1
         joker_token = JOKER_TOKEN + face
         # Items of this face, run-minded first: table items from runs, hand, wild, the rest.
-        from_runs: list[int] = []
-        from_groups: list[int] = []
         face_pool = pool.setdefault(face, [])
-        for card, was_run in table_items.get(face, ()):
-            (from_runs if was_run else from_groups).append(face)
-            face_pool.append(card)
+        run_real = group_real = 0
+        items = table_items.get(face)
+        if items:
+            for card, was_run in items:
+                face_pool.append(card)
+                run_real += was_run
+            group_real = len(items) - run_real
         joker_pool = pool.setdefault(joker_token, [])
-        jokers = joker_items.get(face, [])
-        for card, was_run in jokers[: len(jokers) - x]:
-            (from_runs if was_run else from_groups).append(joker_token)
-            joker_pool.append(card)
-        hand_cards = hand_naturals.get(face, [])[:o]
-        placed.extend(hand_cards)
-        face_pool.extend(hand_cards)
+        run_jokers = group_jokers = 0
+        jokers = joker_items.get(face)
+        if jokers:
+            kept = jokers[: len(jokers) - x]
+            for card, was_run in kept:
+                joker_pool.append(card)
+                run_jokers += was_run
+            group_jokers = len(kept) - run_jokers
+        if o:
+            hand_cards = hand_naturals.get(face, [])[:o]
+            placed.extend(hand_cards)
+            face_pool.extend(hand_cards)
         for _ in range(w):
             joker_pool.append(wild_pool.pop(0).declare(face))
-        tokens = [*from_runs, *[face] * o, *[joker_token] * w, *from_groups]
+        tokens = (
+            [face] * run_real
+            + [joker_token] * run_jokers
+            + [face] * o
+            + [joker_token] * w
+            + [face] * group_real
+            + [joker_token] * group_jokers
+        )
         run_tokens, rest = tokens[:u], tokens[u:]
         high_tokens, group_tokens = rest[:h], rest[h:]
         assert len(group_tokens) == g
@@ -355,9 +369,16 @@ def _same_rank(tokens: Sequence[int]) -> bool:
 
 def _take_exact(pool: dict[int, list[Card]], cards: Sequence[Card]) -> bool:
     """Remove exactly these physical cards from the pools, if they are all there."""
+    buckets = [pool.get(token(card), ()) for card in cards]
+    if len(set(cards)) == len(cards):  # distinct cards (always, on a table): one each
+        if not all(card in bucket for card, bucket in zip(cards, buckets, strict=True)):
+            return False
+        for card, bucket in zip(cards, buckets, strict=True):
+            bucket.remove(card)  # type: ignore[union-attr]
+        return True
     need = Counter(int(c) for c in cards)
-    for card, count in need.items():
-        have = sum(1 for c in pool.get(token(Card(card)), []) if int(c) == card)
+    for card_id, count in need.items():
+        have = sum(1 for c in pool.get(token(Card(card_id)), []) if int(c) == card_id)
         if have < count:
             return False
     for card in cards:
@@ -372,12 +393,14 @@ def _make_groups(
     """Split one rank's group items (suit, token) into as few groups as possible."""
     if not items:
         return
-    per_suit = Counter(s for s, _ in items)
-    groups = max(max(per_suit.values()), -(-len(items) // max_set))
+    per_suit = [0, 0, 0, 0]
+    for suit, _ in items:
+        per_suit[suit] += 1
+    most = max(per_suit)
+    groups = max(most, -(-len(items) // max_set))
     assert groups * size <= len(items)
-    items.sort(key=lambda item: (-per_suit[item[0]], item[0]))
-    made: list[list[tuple[int, int]]] = [[] for _ in range(groups)]
-    for i, item in enumerate(items):
-        made[i % groups].append(item)
-    for group in made:
-        out.append([t for _, t in sorted(group)])
+    # Most repeated suits first, then by suit (a stable sort, as the items came).
+    order = [(most - per_suit[suit]) * 4 + suit for suit in range(4)]
+    items.sort(key=lambda item: order[item[0]])
+    for first in range(groups):
+        out.append([t for _, t in sorted(items[first::groups])])

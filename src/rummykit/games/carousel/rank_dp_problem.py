@@ -7,8 +7,8 @@ only limit the copies and free jokers) and the hand into a :class:`RankDpProblem
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -113,7 +113,7 @@ class Region:
 def make_region(
     melds: list[tuple[Card, ...]],
     open_melds: list[int],
-    hand_real: Counter[int],
+    hand_real: Mapping[int, int] | Sequence[int],
     hand_jokers: int,
     *,
     rules: MeldRules,
@@ -123,51 +123,89 @@ def make_region(
     joker_weight: int,
     unit: int,
 ) -> Region:
-    real = [0] * 52
-    jokers = [0] * 52
-    real_ext = [0] * 52
-    decl_ext = [0] * 52
-    in_runs = [0] * 52
-    in_groups = [0] * 52
-    in_high = [0] * 52
-    opened = set(open_melds)
+    """The problem of laying out the melds ``open_melds`` (the others locked) with a
+    hand of ``hand_real`` natural cards (per face: a mapping, or 52 counts) and
+    ``hand_jokers`` jokers."""
+    # Per-face counts are summed as packed integers, one lane per face
+    # (:func:`_meld_lanes`): a handful of integer additions per meld.
+    real = jokers = real_ext = decl_ext = in_runs = in_groups = in_high = 0
+    every = len(open_melds) == len(melds)
+    opened = () if every else set(open_melds)
     for index, meld in enumerate(melds):
-        faces, jokers_at, is_run, high = meld_shape(meld)
-        if index not in opened:  # a locked meld only limits the copies and the freeing
-            for face, joker in zip(faces, jokers_at, strict=True):
-                (decl_ext if joker else real_ext)[face] += 1
+        meld_real, meld_jokers, is_run, high_aces = _meld_lanes(meld)
+        if not every and index not in opened:
+            # A locked meld only limits the copies and the freeing.
+            real_ext += meld_real
+            decl_ext += meld_jokers
             continue
-        for face, joker in zip(faces, jokers_at, strict=True):
-            (jokers if joker else real)[face] += 1
-            if is_run:
-                in_runs[face] += 1
-                if high and face % 13 == 0:
-                    in_high[face] += 1
-            else:
-                in_groups[face] += 1
-    cap = [
-        max(0, decks - real_ext[f] - decl_ext[f]) if joker_copy_limit else NO_LIMIT
-        for f in range(52)
-    ]
+        real += meld_real
+        jokers += meld_jokers
+        if is_run:
+            in_runs += meld_real + meld_jokers
+            in_high += high_aces
+        else:
+            in_groups += meld_real + meld_jokers
+    real_ext_counts = _unpack(real_ext)
+    if joker_copy_limit:
+        cap = [decks - n if n < decks else 0 for n in _unpack(real_ext + decl_ext)]
+    else:
+        cap = [NO_LIMIT] * 52
+    hand = list(hand_real) if isinstance(hand_real, list) else [hand_real[f] for f in range(52)]
     problem = RankDpProblem(
         min_size=rules.min_size,
         max_set=rules.max_set_size,
         ace_low=rules.ace_low,
         ace_high=rules.ace_high,
-        real=real,
-        jokers=jokers,
-        real_ext=real_ext,
+        real=_unpack(real),
+        jokers=_unpack(jokers),
+        real_ext=real_ext_counts,
         cap=cap,
-        hand=[hand_real[f] for f in range(52)],
+        hand=hand,
         hand_jokers=hand_jokers,
         weight=weight,
         joker_weight=joker_weight,
-        in_runs=in_runs,
-        in_groups=in_groups,
-        in_high=in_high,
+        in_runs=_unpack(in_runs),
+        in_groups=_unpack(in_groups),
+        in_high=_unpack(in_high),
         unit=unit,
     )
     return Region(open_melds, problem, melds)
+
+
+_LANE_BITS: Final = 16
+"""Bits per face in a packed count: far above any count of one face on a table."""
+_LANES_BYTES: Final = 52 * _LANE_BITS // 8
+
+
+def _unpack(lanes: int) -> list[int]:
+    """The 52 per-face counts of a packed integer."""
+    return memoryview(lanes.to_bytes(_LANES_BYTES, sys.byteorder)).cast("H").tolist()
+
+
+MeldLanes = tuple[int, int, bool, int]
+_MELD_LANES: dict[tuple[Card, ...], MeldLanes] = {}
+_MELD_LANES_KEPT: Final = 100_000
+
+
+def _meld_lanes(meld: tuple[Card, ...]) -> MeldLanes:
+    """One meld's counts packed per face: real cards, jokers (at their declared faces),
+    whether it is a run, and its aces when it is a run counted as high."""
+    found = _MELD_LANES.get(meld)
+    if found is None:
+        faces, jokers_at, is_run, high = meld_shape(meld)
+        real = jokers = high_aces = 0
+        for face, joker in zip(faces, jokers_at, strict=True):
+            lane = 1 << (_LANE_BITS * face)
+            if joker:
+                jokers += lane
+            else:
+                real += lane
+            if is_run and high and face % 13 == 0:
+                high_aces += lane
+        if len(_MELD_LANES) >= _MELD_LANES_KEPT:
+            _MELD_LANES.clear()
+        found = _MELD_LANES[meld] = (real, jokers, is_run, high_aces)
+    return found
 
 
 MeldShape = tuple[tuple[int, ...], tuple[bool, ...], bool, bool]
@@ -207,37 +245,48 @@ def _is_group(meld: Sequence[Card]) -> bool:
     return len(ranks) == 1
 
 
-def _near_faces(faces: set[int]) -> tuple[set[int], set[tuple[int, int]]]:
-    """Ranks, and (suit, rank) neighbours, a face near one of ``faces`` may have."""
-    ranks: set[int] = set()
-    spots: set[tuple[int, int]] = set()
-    for face in faces:
-        suit, rank = divmod(face, 13)
-        rank += 1
-        ranks.add(rank)
-        for r in (rank - 1, rank, rank + 1):
-            spots.add((suit, 13 if r == 0 else 1 if r == 14 else r))
-    return ranks, spots
+_RANKS: Final = 0x1FFF
+"""The 13 bits of one suit in a mask of faces."""
+_EVERY_SUIT: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+
+def _near(faces: int) -> int:
+    """The faces near a mask of ``faces``: every face of a rank they hold, and in their
+    suit the faces one rank away (the ace and the king are neighbours too)."""
+    ranks = (faces | faces >> 13 | faces >> 26 | faces >> 39) & _RANKS
+    near = ranks * _EVERY_SUIT
+    for shift in (0, 13, 26, 39):
+        row = (faces >> shift) & _RANKS
+        if row:
+            turned = ((row << 1) | (row >> 12)) & _RANKS  # one rank up, K wraps to A
+            turned |= (row >> 1) | ((row & 1) << 12)  # one rank down, A wraps to K
+            near |= turned << shift
+    return near
+
+
+def _face_mask(meld: tuple[Card, ...]) -> int:
+    mask = 0
+    for face in meld_shape(meld)[0]:
+        mask |= 1 << face
+    return mask
 
 
 def rings(melds: list[tuple[Card, ...]], seeds: set[int], count: int) -> list[list[int]]:
     """Growing sets of melds around ``seeds``: melds with a card of a seed's rank, or of
     its suit one rank away, then the same around everything opened so far."""
-    faces = set(seeds)
-    opened: set[int] = set()
+    faces = 0
+    for face in seeds:
+        faces |= 1 << face
+    opened: list[int] = []
     grown_sets: list[list[int]] = []
-    meld_faces = [set(meld_shape(m)[0]) for m in melds]
+    meld_faces = [_face_mask(m) for m in melds]
     for _ in range(count):
-        ranks, spots = _near_faces(faces)
-        grown = {
-            i
-            for i, mf in enumerate(meld_faces)
-            if i in opened or any(f % 13 + 1 in ranks or (f // 13, f % 13 + 1) in spots for f in mf)
-        }
-        if grown == opened:
-            break
+        near = _near(faces)
+        grown = [i for i, mask in enumerate(meld_faces) if mask & near]
+        if len(grown) == len(opened):
+            break  # faces only grow, so the opened melds are among these
         opened = grown
-        grown_sets.append(sorted(opened))
+        grown_sets.append(opened)
         for i in opened:
             faces |= meld_faces[i]
     return grown_sets

@@ -9,9 +9,7 @@ one problem.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
-from operator import itemgetter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rummykit.games.carousel.rank_dp import PythonRankDp
@@ -134,22 +132,22 @@ def suit_order(p: RankDpProblem) -> list[int]:
     (then most hand cards). The problem is the same under any order, but the search is
     not: deciding the crowded suits last lets the groups they must feed be checked
     sooner (on 1,560 benchmark instances this halved the largest search)."""
-    return sorted(
-        range(4),
-        key=lambda s: (
-            sum(p.real[s * 13 : s * 13 + 13]) + sum(p.jokers[s * 13 : s * 13 + 13]),
-            -sum(p.hand[s * 13 : s * 13 + 13]),
-            s,
-        ),
-    )
+    real, jokers, hand = p.real, p.jokers, p.hand
+    keys = [
+        (sum(real[s : s + 13]) + sum(jokers[s : s + 13]), -sum(hand[s : s + 13]), s // 13)
+        for s in (0, 13, 26, 39)
+    ]
+    keys.sort()
+    return [key[2] for key in keys]
 
 
 def relabel(p: RankDpProblem, order: Sequence[int]) -> RankDpProblem:
     """The same problem with suit ``order[k]`` renamed ``k``."""
-    moved = _mover(tuple(order))
+    a, b, c, d = (13 * suit for suit in order)
 
     def move(values: list[int]) -> list[int]:
-        return list(moved(values))
+        # Faces are suit-major: the renamed suits are the old suits' 13 faces in turn.
+        return values[a : a + 13] + values[b : b + 13] + values[c : c + 13] + values[d : d + 13]
 
     return RankDpProblem(
         min_size=p.min_size,
@@ -169,12 +167,6 @@ def relabel(p: RankDpProblem, order: Sequence[int]) -> RankDpProblem:
         in_high=move(p.in_high),
         unit=p.unit,
     )
-
-
-@functools.cache
-def _mover(order: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
-    """Per-face values in the renamed suits: new face -> the old face's value."""
-    return itemgetter(*[order[f // 13] * 13 + f % 13 for f in range(52)])
 
 
 class SuitOrderDp:

@@ -1,0 +1,113 @@
+"""The rank DP's problem building against plain per-card counting: the packed per-face
+counts of :func:`make_region` and the face masks of :func:`rings` must give exactly
+what counting card by card gives, on seeded random tables."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from ilp_reference import random_instance
+
+from rummykit.cards import Card
+from rummykit.games.carousel.layout import as_melds
+from rummykit.games.carousel.rank_dp_problem import NO_LIMIT, make_region, meld_shape, rings
+from rummykit.melds import CAROUSEL_MELDS
+
+
+def _counted(
+    melds: list[tuple[Card, ...]], opened: set[int], decks: int, limit: bool
+) -> dict[str, list[int]]:
+    """The problem's per-face lists, counted card by card."""
+    lists = {
+        name: [0] * 52
+        for name in ("real", "jokers", "real_ext", "decl_ext", "in_runs", "in_groups", "in_high")
+    }
+    for index, meld in enumerate(melds):
+        faces, jokers_at, is_run, high = meld_shape(meld)
+        for face, joker in zip(faces, jokers_at, strict=True):
+            if index not in opened:
+                lists["decl_ext" if joker else "real_ext"][face] += 1
+                continue
+            lists["jokers" if joker else "real"][face] += 1
+            if is_run:
+                lists["in_runs"][face] += 1
+                if high and face % 13 == 0:
+                    lists["in_high"][face] += 1
+            else:
+                lists["in_groups"][face] += 1
+    ext = [r + d for r, d in zip(lists.pop("real_ext"), lists.pop("decl_ext"), strict=True)]
+    lists["cap"] = [max(0, decks - n) if limit else NO_LIMIT for n in ext]
+    return lists
+
+
+def _ringed(melds: list[tuple[Card, ...]], seeds: set[int], count: int) -> list[list[int]]:
+    """:func:`rings` by sets of ranks and (suit, rank) neighbours."""
+    faces = set(seeds)
+    opened: set[int] = set()
+    grown_sets: list[list[int]] = []
+    meld_faces = [set(meld_shape(m)[0]) for m in melds]
+    for _ in range(count):
+        ranks = {face % 13 for face in faces}
+        spots = {(face // 13, (face % 13 + step) % 13) for face in faces for step in (-1, 0, 1)}
+        grown = {
+            i
+            for i, mf in enumerate(meld_faces)
+            if i in opened or any(f % 13 in ranks or (f // 13, f % 13) in spots for f in mf)
+        }
+        if grown == opened:
+            break
+        opened = grown
+        grown_sets.append(sorted(opened))
+        for i in opened:
+            faces |= meld_faces[i]
+    return grown_sets
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_make_region_counts_every_face(seed: int) -> None:
+    rng = random.Random(seed)
+    inst = random_instance(seed, jokers=rng.choice((0, 1, 2)))
+    melds = as_melds(inst.table)
+    opened = sorted(rng.sample(range(len(melds)), rng.randint(1, len(melds))))
+    hand = Counter(Card(c).face for c in inst.hand if not Card(c).is_joker)
+    limit = rng.random() < 0.7
+    region = make_region(
+        melds,
+        opened,
+        hand,
+        0,
+        rules=CAROUSEL_MELDS,
+        decks=inst.decks,
+        joker_copy_limit=limit,
+        weight=[1] * 52,
+        joker_weight=1,
+        unit=1,
+    )
+    problem = region.problem
+    for name, want in _counted(melds, set(opened), inst.decks, limit).items():
+        assert getattr(problem, name) == want, (seed, name)
+    assert problem.hand == [hand[f] for f in range(52)]
+    as_list = make_region(
+        melds,
+        opened,
+        problem.hand,
+        0,
+        rules=CAROUSEL_MELDS,
+        decks=inst.decks,
+        joker_copy_limit=limit,
+        weight=[1] * 52,
+        joker_weight=1,
+        unit=1,
+    )
+    assert as_list.problem == problem
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_rings_grow_by_rank_and_neighbour(seed: int) -> None:
+    rng = random.Random(seed)
+    melds = as_melds(random_instance(seed).table)
+    seeds = set(rng.sample(range(52), rng.randint(1, 4)))
+    for count in (1, 3):
+        assert rings(melds, seeds, count) == _ringed(melds, seeds, count), seed
