@@ -30,7 +30,9 @@ line per run with the machine's load average. The server runs with ``--bot-delay
 client is itself one Python process on the same machine: its CPU share is printed too,
 because at full speed it competes with the server for the cores, and so is how late a
 10 ms timer fires in it, which is the scheduling noise of a shared machine (the server
-suffers it too). Figures are information, never pass/fail.
+suffers it too). On Linux it also prints the CPU shares of PostgreSQL and Redis and how
+many cores the whole machine kept busy: when that nears the core count, the machine, not
+the server, is the limit. Figures are information, never pass/fail.
 
 Everything is bounded: ``--clients`` connections (default 200, at most 2000),
 ``--duration`` seconds of measured play (default 20, at most 600) after ``--warmup``
@@ -97,6 +99,11 @@ class Totals:
     load_after: float = 0.0
     lateness: list[float] = field(default_factory=list)
     """How late a 10 ms timer in this (client) process fired: the machine's own noise."""
+    services_cpu: dict[str, float] = field(default_factory=dict)
+    """Seconds of CPU the database and Redis processes of this machine used in the
+    measured window (Linux; empty elsewhere)."""
+    machine_cpu: float | None = None
+    """Seconds of CPU the whole machine spent busy in the measured window (Linux)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -178,6 +185,36 @@ def cpu_seconds(pid: int | None) -> float | None:
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+SERVICES = {"postgres": "PostgreSQL", "redis-server": "Redis"}
+
+
+def services_cpu() -> dict[str, float]:
+    """CPU seconds used so far by this machine's PostgreSQL and Redis processes, by
+    service, from /proc (empty elsewhere). A backend that exits inside the window is
+    missed: the figure is a lower bound."""
+    totals: dict[str, float] = {}
+    for folder in Path("/proc").glob("[0-9]*"):
+        try:
+            name = SERVICES.get((folder / "comm").read_text().strip())
+        except OSError:
+            continue
+        if name is not None:
+            seconds = cpu_seconds(int(folder.name))
+            if seconds is not None:
+                totals[name] = totals.get(name, 0.0) + seconds
+    return totals
+
+
+def machine_busy() -> float | None:
+    """CPU seconds the whole machine has spent busy since boot (Linux), all cores."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq = (int(v) for v in fields[:7])
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
 def own_cpu() -> float:
@@ -367,10 +404,17 @@ async def run(
     totals.load_before = load_average()
     cpu_before = _cpu_total(pids)
     client_before = own_cpu()
+    services_before, machine_before = services_cpu(), machine_busy()
     await asyncio.sleep(args.duration)
     totals.elapsed = args.duration
     cpu_after = _cpu_total(pids)
     totals.client_cpu = own_cpu() - client_before
+    services_after, machine_after = services_cpu(), machine_busy()
+    totals.services_cpu = {
+        name: seconds - services_before.get(name, 0.0) for name, seconds in services_after.items()
+    }
+    if machine_before is not None and machine_after is not None:
+        totals.machine_cpu = machine_after - machine_before
     totals.load_after = load_average()
     if cpu_before is not None and cpu_after is not None:
         totals.server_cpu = cpu_after - cpu_before
@@ -529,6 +573,13 @@ def report(args: argparse.Namespace, totals: Totals) -> None:
             "(and the bot's reply)"
         )
     print(f"   benchmark client CPU        {100 * totals.client_cpu / elapsed:.0f}% of one core")
+    for name, seconds in sorted(totals.services_cpu.items()):
+        print(f"   {name + ' CPU':<27} {100 * seconds / elapsed:.0f}% of one core")
+    if totals.machine_cpu is not None:
+        print(
+            f"   whole machine busy          {totals.machine_cpu / elapsed:.2f} of "
+            f"{os.cpu_count()} cores (everything above, and whatever else runs here)"
+        )
     if totals.lateness:
         print(
             f"   10 ms timer lateness (ms)   p50 {_ms(totals.lateness, 0.5):.1f}  "
