@@ -10,11 +10,13 @@
  * module is missing or a problem lies outside the limits below (RankDpUnsupportedError).
  *
  * Python API:
- *   RankDp(*problem)            problem as built by rank_dp_select.compiled_arguments
+ *   RankDp(*problem[, order])   problem as built by rank_dp_select.compiled_arguments;
+ *                               order: the suits in the order the search visits them
+ *                               (rank_dp_select.suit_order), default 0, 1, 2, 3
  *   .upper_bound() -> int       -1 when the table cannot be laid out
  *   .depth_first(floor, target) -> None or (score, used, freed, choices)
  *       target < 0 means "no target"; choices is a list of 52 8-tuples
- *       (rank, suit, x, o, w, u, g, h).
+ *       (rank, suit, x, o, w, u, g, h), in the caller's suits, by rank then suit.
  */
 #include "_rank_dp.h"
 
@@ -72,13 +74,55 @@ static int read_ints(PyObject *seq, int *out, const char *name) {
     return 0;
 }
 
+/* The suit order (a permutation of 0-3; None: unchanged). */
+static int read_order(PyObject *order, int *out) {
+    for (int k = 0; k < 4; k++) out[k] = k;
+    if (order == Py_None) return 0;
+    PyObject *fast = PySequence_Fast(order, "order");
+    if (!fast) return -1;
+    int seen = 0;
+    int ok = PySequence_Fast_GET_SIZE(fast) == 4;
+    for (int k = 0; ok && k < 4; k++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        ok = v >= 0 && v < 4 && !(seen & (1 << v));
+        seen |= 1 << (ok ? v : 0);
+        out[k] = (int)v;
+    }
+    Py_DECREF(fast);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "order must be a permutation of 0, 1, 2, 3");
+        return -1;
+    }
+    return 0;
+}
+
+/* Rename suit order[k] as k in every per-face array (faces are suit-major), as
+ * rank_dp_select.relabel does. */
+static void relabel_suits(RankDp *p) {
+    if (p->order[0] == 0 && p->order[1] == 1 && p->order[2] == 2) return;
+    int *arrays[] = {p->real, p->jokers, p->real_ext, p->cap, p->hand,
+                     p->in_runs, p->in_groups, p->in_high};
+    for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
+        int old[52];
+        memcpy(old, arrays[a], sizeof old);
+        for (int k = 0; k < 4; k++)
+            memcpy(arrays[a] + 13 * k, old + 13 * p->order[k], 13 * sizeof(int));
+    }
+    i64 old[52];
+    memcpy(old, p->weight, sizeof old);
+    for (int k = 0; k < 4; k++)
+        memcpy(p->weight + 13 * k, old + 13 * p->order[k], 13 * sizeof(i64));
+}
+
 static int RankDp_init(RankDp *self, PyObject *args, PyObject *Py_UNUSED(kwds)) {
     PyObject *real, *jokers, *real_ext, *cap, *hand, *weight, *in_runs, *in_groups, *in_high;
+    PyObject *order = Py_None;
     int min_size, max_set, ace_low, ace_high, hand_jokers;
     long long joker_weight, unit;
-    if (!PyArg_ParseTuple(args, "iippOOOOOiOLOOOL", &min_size, &max_set, &ace_low, &ace_high,
+    if (!PyArg_ParseTuple(args, "iippOOOOOiOLOOOL|O", &min_size, &max_set, &ace_low, &ace_high,
                           &real, &jokers, &real_ext, &cap, &hand, &hand_jokers, &weight,
-                          &joker_weight, &in_runs, &in_groups, &in_high, &unit))
+                          &joker_weight, &in_runs, &in_groups, &in_high, &unit, &order))
         return -1;
     RankDp *p = self;
     if (p->children) {
@@ -130,6 +174,8 @@ static int RankDp_init(RankDp *self, PyObject *args, PyObject *Py_UNUSED(kwds)) 
         }
         Py_DECREF(fast);
     }
+    if (read_order(order, p->order) < 0) return -1;
+    relabel_suits(p);
     int wild = hand_jokers;
     for (int f = 0; f < 52; f++) {
         int m = p->real[f] + p->real_ext[f] + p->hand[f];
@@ -237,9 +283,12 @@ static PyObject *RankDp_depth_first(RankDp *self, PyObject *args) {
     if (!p->have_best) Py_RETURN_NONE;
     PyObject *choices = PyList_New(52);
     if (!choices) return NULL;
+    int step_of[4];  /* the search's suit of each caller's suit */
+    for (int k = 0; k < 4; k++) step_of[p->order[k]] = k;
     for (int i = 0; i < 52; i++) {
-        int *c = p->best_path[i];
-        PyObject *item = Py_BuildValue("(iiiiiiii)", i / 4 + 1, i % 4, c[0], c[1], c[2], c[3],
+        int rank = i / 4 + 1, suit = i % 4;
+        int *c = p->best_path[(rank - 1) * 4 + step_of[suit]];
+        PyObject *item = Py_BuildValue("(iiiiiiii)", rank, suit, c[0], c[1], c[2], c[3],
                                        c[4], c[5]);
         if (!item) { Py_DECREF(choices); return NULL; }
         PyList_SET_ITEM(choices, i, item);

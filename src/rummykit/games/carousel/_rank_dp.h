@@ -101,6 +101,7 @@ typedef struct {
     int in_runs[52], in_groups[52], in_high[52];
     i64 weight[52];
     int hand_jokers;
+    int order[4];               /* suit k of the arrays is the caller's suit order[k] */
     i64 joker_weight, unit;
     /* derived */
     int wild_max, budget;
