@@ -82,6 +82,9 @@ class TableFacts:
 _LAYOFFS: dict[tuple[int, ...], frozenset[int]] = {}
 """Lay-off faces by meld: most melds outlive many tables (a meld changes only when a
 placement touches it), so they are checked once."""
+_LAYOFFS_BY_SHAPE: dict[tuple[int, ...], frozenset[int]] = {}
+"""Lay-off faces by the meld's cards without their copy bits: the meld rule reads only
+faces and joker declarations, and a new meld's shape has usually been seen before."""
 _LAYOFFS_KEPT: Final = 100_000
 
 
@@ -89,9 +92,15 @@ def _meld_layoffs(meld: Sequence[Card]) -> frozenset[int]:
     key = tuple(meld)
     found = _LAYOFFS.get(key)
     if found is None:
+        shape = tuple(card - card % PHYSICAL_IDS + FACES[card] for card in key)
+        found = _LAYOFFS_BY_SHAPE.get(shape)
+        if found is None:
+            if len(_LAYOFFS_BY_SHAPE) >= _LAYOFFS_KEPT:
+                _LAYOFFS_BY_SHAPE.clear()
+            found = _LAYOFFS_BY_SHAPE[shape] = frozenset(layoff_faces(meld))
         if len(_LAYOFFS) >= _LAYOFFS_KEPT:
             _LAYOFFS.clear()
-        found = _LAYOFFS[key] = frozenset(layoff_faces(meld))
+        _LAYOFFS[key] = found
     return found
 
 
