@@ -130,22 +130,30 @@ def _token_melds(
             face_pool.extend(hand_cards)
         for _ in range(w):
             joker_pool.append(wild_pool.pop(0).declare(face))
-        tokens = (
-            [face] * run_real
-            + [joker_token] * run_jokers
-            + [face] * o
-            + [joker_token] * w
-            + [face] * group_real
-            + [joker_token] * group_jokers
-        )
-        run_tokens, rest = tokens[:u], tokens[u:]
-        high_tokens, group_tokens = rest[:h], rest[h:]
-        assert len(group_tokens) == g
-        group_items.extend((suit, t) for t in group_tokens)
-        high_stash[suit].extend(high_tokens)
+        if w or run_jokers or group_jokers:
+            tokens = (
+                [face] * run_real
+                + [joker_token] * run_jokers
+                + [face] * o
+                + [joker_token] * w
+                + [face] * group_real
+                + [joker_token] * group_jokers
+            )
+            run_tokens, rest = tokens[:u], tokens[u:]
+            high_tokens, group_tokens = rest[:h], rest[h:]
+            assert len(group_tokens) == g
+            group_items.extend((suit, t) for t in group_tokens)
+        else:  # natural cards only: every token is the face
+            assert run_real + o + group_real == u + h + g
+            run_tokens, high_tokens = [face] * u, [face] * h
+            group_items.extend([(suit, face)] * g)
+        if high_tokens:
+            high_stash[suit].extend(high_tokens)
         runs = open_runs[suit]
         if rank == 1:
             runs.extend((1, [t]) for t in run_tokens)
+        elif not runs:
+            open_runs[suit] = [(rank, [t]) for t in run_tokens]
         else:
             # Short runs first, then long runs (those that can take a high ace last);
             # the long runs not extended end here.
