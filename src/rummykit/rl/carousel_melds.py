@@ -67,6 +67,8 @@ class TableFacts:
     """Per meld, the faces it takes at an end."""
     layoff_mask: int
     """Every face some meld takes, as bits."""
+    takers: tuple[int, ...]
+    """Per natural face, the first meld that takes it (-1: none)."""
     shown: tuple[int, ...]
     """Per natural face, its real cards plus the jokers declared as it."""
     jokers: int
@@ -108,9 +110,12 @@ def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
     """The facts of a table (its melds as engine cards)."""
     layoffs = tuple(_meld_layoffs(meld) for meld in table)
     mask = 0
-    for faces in layoffs:
+    takers = [-1] * JOKER_FACE
+    for index, faces in enumerate(layoffs):
         for face in faces:
-            mask |= 1 << face
+            if takers[face] < 0:
+                mask |= 1 << face
+                takers[face] = index
     shown = [0] * JOKER_FACE
     suits = [0] * 13
     ranks = [0] * 4
@@ -130,7 +135,14 @@ def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
                 suits[face % 13] |= 1 << (face // 13)
                 ranks[face // 13] |= 1 << (face % 13)
     return TableFacts(
-        layoffs, mask, tuple(shown), jokers, tuple(declarations), tuple(suits), tuple(ranks)
+        layoffs,
+        mask,
+        tuple(takers),
+        tuple(shown),
+        jokers,
+        tuple(declarations),
+        tuple(suits),
+        tuple(ranks),
     )
 
 
@@ -159,15 +171,17 @@ def simple_melds(
     # The copy limit bites only where a declared joker already shows a copy.
     limited = copy_limit and facts.jokers > 0
     found: dict[int, CarouselAction] = {}
-    for index, faces in enumerate(facts.layoffs):
-        for face in faces:
-            action_id = LAYOFF_BASE + face
-            if face in by_face and action_id not in found:
-                if limited and shown[face] + 1 > decks:
-                    continue
-                layout = list(table)
-                layout[index] = (*table[index], by_face[face])
-                found[action_id] = CarouselAction("meld", tuple(layout))
+    layoffs = held & facts.layoff_mask  # hand faces some meld takes: each at its first taker
+    while layoffs:
+        low = layoffs & -layoffs
+        layoffs ^= low
+        face = low.bit_length() - 1
+        if limited and shown[face] + 1 > decks:
+            continue
+        index = facts.takers[face]
+        layout = list(table)
+        layout[index] = (*table[index], by_face[face])
+        found[LAYOFF_BASE + face] = CarouselAction("meld", tuple(layout))
     for rank in range(13):
         column = (held >> rank) & _COLUMN  # the suits of this rank, 13 bits apart
         if column.bit_count() < 3:
