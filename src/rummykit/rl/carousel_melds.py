@@ -61,7 +61,7 @@ def layoff_faces(meld: Sequence[Card]) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class TableFacts:
-    """What the simple melds and :func:`could_place` need of one table."""
+    """What the simple melds, :func:`could_place` and the observation need of one table."""
 
     layoffs: tuple[frozenset[int], ...]
     """Per meld, the faces it takes at an end."""
@@ -79,6 +79,10 @@ class TableFacts:
     """Per rank, the suits of its real cards on the table (bits)."""
     ranks_of_suit: tuple[int, ...]
     """Per suit, the ranks of its real cards on the table (bits)."""
+    face_counts: bytes
+    """Per face (the joker's last), the table's cards: its observation plane."""
+    declared_counts: bytes
+    """Per natural face, the table jokers declared as it."""
 
 
 _LAYOFFS: dict[tuple[int, ...], frozenset[int]] = {}
@@ -117,6 +121,8 @@ def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
                 mask |= 1 << face
                 takers[face] = index
     shown = [0] * JOKER_FACE
+    on_table = [0] * (JOKER_FACE + 1)
+    declared_as = [0] * JOKER_FACE
     suits = [0] * 13
     ranks = [0] * 4
     jokers = 0
@@ -124,12 +130,14 @@ def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
     for meld in table:
         for card in meld:
             face = FACES[card]
+            on_table[face] += 1
             if face == JOKER_FACE:
                 jokers += 1
                 declared = card // PHYSICAL_IDS  # the declared face, plus one
                 declarations.append(declared - 1)
                 if declared:
                     shown[declared - 1] += 1
+                    declared_as[declared - 1] += 1
             else:
                 shown[face] += 1
                 suits[face % 13] |= 1 << (face // 13)
@@ -143,6 +151,8 @@ def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
         tuple(declarations),
         tuple(suits),
         tuple(ranks),
+        bytes(on_table),
+        bytes(declared_as),
     )
 
 
