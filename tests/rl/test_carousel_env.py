@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from rummykit.cards import Card
 from rummykit.core import IllegalActionError
 from rummykit.games.carousel import CarouselAction, best_placement
 from rummykit.melds import CAROUSEL_MELDS, is_meld
@@ -29,6 +30,7 @@ from rummykit.rl.carousel_actions import (
     run_id,
     set_id,
 )
+from rummykit.rl.carousel_melds import layoff_faces, table_facts
 from rummykit.rl.carousel_observation import (
     OBSERVATION_SIZE,
     encode_observation,
@@ -217,3 +219,24 @@ def test_gymnasium_carousel_against_catalog_bots() -> None:
         _, reward, terminated, _, info = env.step(int(rng.choice(legal)))
         total += float(reward)
     assert total == info["last_hand"]["points"][1]
+
+
+def test_layoff_faces_kept_by_shape_answer_for_every_copy() -> None:
+    """Lay-off faces are kept per meld and per meld shape (the cards without their copy
+    bits): a meld of other copies gets the meld rule's own answer."""
+    rng = random.Random(5)
+    table = CarouselTable(players=3)
+    melds: set[tuple[Card, ...]] = set()
+    for seed in range(6):
+        table.reset(seed=seed)
+        while not table.is_over and len(melds) < 300:
+            legal = table.legal_ids()
+            table.step(legal[rng.randrange(len(legal))])
+            melds.update(table.hand.table)
+    assert len(melds) > 20
+    for meld in sorted(melds):
+        table_facts([meld])  # keeps this meld's faces, and its shape's
+        other = tuple(Card(int(card) ^ (rng.randrange(1, 8) << 6)) for card in meld)
+        assert [c.face for c in other] == [c.face for c in meld]
+        assert [c.declared for c in other] == [c.declared for c in meld]
+        assert table_facts([other]).layoffs == (frozenset(layoff_faces(other)),)

@@ -61,12 +61,14 @@ def layoff_faces(meld: Sequence[Card]) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class TableFacts:
-    """What the simple melds and :func:`could_place` need of one table."""
+    """What the simple melds, :func:`could_place` and the observation need of one table."""
 
     layoffs: tuple[frozenset[int], ...]
     """Per meld, the faces it takes at an end."""
     layoff_mask: int
     """Every face some meld takes, as bits."""
+    takers: tuple[int, ...]
+    """Per natural face, the first meld that takes it (-1: none)."""
     shown: tuple[int, ...]
     """Per natural face, its real cards plus the jokers declared as it."""
     jokers: int
@@ -77,11 +79,18 @@ class TableFacts:
     """Per rank, the suits of its real cards on the table (bits)."""
     ranks_of_suit: tuple[int, ...]
     """Per suit, the ranks of its real cards on the table (bits)."""
+    face_counts: bytes
+    """Per face (the joker's last), the table's cards: its observation plane."""
+    declared_counts: bytes
+    """Per natural face, the table jokers declared as it."""
 
 
 _LAYOFFS: dict[tuple[int, ...], frozenset[int]] = {}
 """Lay-off faces by meld: most melds outlive many tables (a meld changes only when a
 placement touches it), so they are checked once."""
+_LAYOFFS_BY_SHAPE: dict[tuple[int, ...], frozenset[int]] = {}
+"""Lay-off faces by the meld's cards without their copy bits: the meld rule reads only
+faces and joker declarations, and a new meld's shape has usually been seen before."""
 _LAYOFFS_KEPT: Final = 100_000
 
 
@@ -89,9 +98,15 @@ def _meld_layoffs(meld: Sequence[Card]) -> frozenset[int]:
     key = tuple(meld)
     found = _LAYOFFS.get(key)
     if found is None:
+        shape = tuple(card - card % PHYSICAL_IDS + FACES[card] for card in key)
+        found = _LAYOFFS_BY_SHAPE.get(shape)
+        if found is None:
+            if len(_LAYOFFS_BY_SHAPE) >= _LAYOFFS_KEPT:
+                _LAYOFFS_BY_SHAPE.clear()
+            found = _LAYOFFS_BY_SHAPE[shape] = frozenset(layoff_faces(meld))
         if len(_LAYOFFS) >= _LAYOFFS_KEPT:
             _LAYOFFS.clear()
-        found = _LAYOFFS[key] = frozenset(layoff_faces(meld))
+        _LAYOFFS[key] = found
     return found
 
 
@@ -99,10 +114,15 @@ def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
     """The facts of a table (its melds as engine cards)."""
     layoffs = tuple(_meld_layoffs(meld) for meld in table)
     mask = 0
-    for faces in layoffs:
+    takers = [-1] * JOKER_FACE
+    for index, faces in enumerate(layoffs):
         for face in faces:
-            mask |= 1 << face
+            if takers[face] < 0:
+                mask |= 1 << face
+                takers[face] = index
     shown = [0] * JOKER_FACE
+    on_table = [0] * (JOKER_FACE + 1)
+    declared_as = [0] * JOKER_FACE
     suits = [0] * 13
     ranks = [0] * 4
     jokers = 0
@@ -110,18 +130,29 @@ def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
     for meld in table:
         for card in meld:
             face = FACES[card]
+            on_table[face] += 1
             if face == JOKER_FACE:
                 jokers += 1
                 declared = card // PHYSICAL_IDS  # the declared face, plus one
                 declarations.append(declared - 1)
                 if declared:
                     shown[declared - 1] += 1
+                    declared_as[declared - 1] += 1
             else:
                 shown[face] += 1
                 suits[face % 13] |= 1 << (face // 13)
                 ranks[face // 13] |= 1 << (face % 13)
     return TableFacts(
-        layoffs, mask, tuple(shown), jokers, tuple(declarations), tuple(suits), tuple(ranks)
+        layoffs,
+        mask,
+        tuple(takers),
+        tuple(shown),
+        jokers,
+        tuple(declarations),
+        tuple(suits),
+        tuple(ranks),
+        bytes(on_table),
+        bytes(declared_as),
     )
 
 
@@ -150,15 +181,17 @@ def simple_melds(
     # The copy limit bites only where a declared joker already shows a copy.
     limited = copy_limit and facts.jokers > 0
     found: dict[int, CarouselAction] = {}
-    for index, faces in enumerate(facts.layoffs):
-        for face in faces:
-            action_id = LAYOFF_BASE + face
-            if face in by_face and action_id not in found:
-                if limited and shown[face] + 1 > decks:
-                    continue
-                layout = list(table)
-                layout[index] = (*table[index], by_face[face])
-                found[action_id] = CarouselAction("meld", tuple(layout))
+    layoffs = held & facts.layoff_mask  # hand faces some meld takes: each at its first taker
+    while layoffs:
+        low = layoffs & -layoffs
+        layoffs ^= low
+        face = low.bit_length() - 1
+        if limited and shown[face] + 1 > decks:
+            continue
+        index = facts.takers[face]
+        layout = list(table)
+        layout[index] = (*table[index], by_face[face])
+        found[LAYOFF_BASE + face] = CarouselAction("meld", tuple(layout))
     for rank in range(13):
         column = (held >> rank) & _COLUMN  # the suits of this rank, 13 bits apart
         if column.bit_count() < 3:

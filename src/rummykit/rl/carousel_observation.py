@@ -19,7 +19,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.cards import JOKER_FACE, PHYSICAL_IDS
+from rummykit.cards import JOKER_FACE
 from rummykit.rl.carousel_actions import NUM_ACTIONS
 from rummykit.rl.carousel_table import CarouselTable, describe
 from rummykit.rl.encoding import GameEncoding, register_encoding
@@ -93,22 +93,35 @@ def _pack(decks: int, players: int) -> tuple[bytes, int]:
     return cached
 
 
+_UNSEEN: dict[tuple[bytes, bytes], bytes] = {}
+_UNSEEN_KEPT: Final = 10_000
+
+
+def _unseen(pack: bytes, on_table: bytes) -> bytes:
+    """Per face, the copies in the pack that are not on the table."""
+    key = (pack, on_table)
+    found = _UNSEEN.get(key)
+    if found is None:
+        if len(_UNSEEN) >= _UNSEEN_KEPT:
+            _UNSEEN.clear()
+        found = _UNSEEN[key] = bytes(map(int.__sub__, pack, on_table))
+    return found
+
+
 def encode_observation(table: CarouselTable, seat: int) -> npt.NDArray[np.float32]:
     """The observation array of ``seat`` at a Carousel table."""
     obs = table.observation(seat)
     players = obs.players
     pack, stock_after_deal = _pack(table.decks, players)
-    planes = FacePlanes(_COUNTS, unknown=_UNKNOWN, pack=pack)
+    # The public table's planes (its cards, its jokers' declarations, the lay-off
+    # faces) are kept by the table until it changes.
+    facts = table.table_facts()
+    planes = FacePlanes(_COUNTS, unknown=_UNKNOWN, pack=_unseen(pack, facts.face_counts))
     planes.seen(_HAND, obs.hand)
     counts = planes.counts
-    for meld in obs.table:
-        planes.seen(_TABLE, meld)
-        for card in meld:
-            declared = card // PHYSICAL_IDS  # a joker's declared face, plus one
-            if declared:
-                counts[_TABLE_JOKERS + declared - 1] += 1
-    # The lay-off faces of the public table, kept by the table until it changes.
-    planes.mark(_LAYOFF, table.table_facts().layoff_mask)
+    counts[_TABLE : _TABLE + FACES] = facts.face_counts
+    counts[_TABLE_JOKERS : _TABLE_JOKERS + JOKER_FACE] = facts.declared_counts
+    planes.mark(_LAYOFF, facts.layoff_mask)
     dealers: list[float] = []
     sizes: list[float] = []
     totals: list[float] = []

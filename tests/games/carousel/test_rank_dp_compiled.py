@@ -154,6 +154,37 @@ def test_suit_order_changes_the_search_not_the_optimum(seed: int) -> None:
         assert python is not None and python.choices == found.choices
 
 
+@pytest.mark.parametrize("seed", range(200, 216))
+def test_compiled_suit_order_matches_the_relabelled_problem(seed: int) -> None:
+    """The compiled DP given a suit order (as :func:`dp_for` passes it) renames the suits
+    itself: the same bound and answers as the relabelled problem, in the original suits."""
+    problem = _problem(seed, ring=seed % 3 == 0)
+    rng = random.Random(seed)
+    orders = [rank_dp_select.suit_order(problem)] + [rng.sample(range(4), 4) for _ in range(3)]
+    arguments = rank_dp_select.compiled_arguments(problem)
+    for order in orders:
+        own = rank_dp_select.CompiledRankDp(problem, compiled.RankDp(*arguments, order), order)
+        renamed = rank_dp_select.SuitOrderDp(problem, order)
+        python = rank_dp_select.SuitOrderDp(
+            problem, order, PythonRankDp(rank_dp_select.relabel(problem, order))
+        )
+        assert own.upper_bound() == renamed.upper_bound() == python.upper_bound()
+        for floor, target in ((-1, None), (0, None), (0, 1), (2, None)):
+            want = renamed.depth_first(floor, target)
+            assert own.depth_first(floor, target) == want, (seed, order, floor, target)
+            assert python.depth_first(floor, target) == want, (seed, order, floor, target)
+    dp = rank_dp_select.dp_for(problem)
+    best = dp.depth_first(floor=0)
+    assert best == rank_dp_select.SuitOrderDp(problem, orders[0]).depth_first(floor=0)
+
+
+@pytest.mark.parametrize("order", [[0, 1, 2], [0, 1, 2, 2], [0, 1, 2, 4], [-1, 0, 1, 2]])
+def test_bad_suit_orders_are_refused(order: list[int]) -> None:
+    arguments = rank_dp_select.compiled_arguments(_problem(9, ring=False))
+    with pytest.raises(ValueError, match="permutation"):
+        compiled.RankDp(*arguments, order)
+
+
 def test_problems_beyond_the_compiled_limits_run_in_python() -> None:
     """Eight wild jokers exceed the compiled key: the Python DP takes the problem."""
     problem = _problem(7, ring=False)

@@ -24,6 +24,7 @@ class RankDp:
         in_groups: Sequence[int],
         in_high: Sequence[int],
         unit: int,
+        order: Sequence[int] | None = None,
         /,
     ) -> None: ...
     def upper_bound(self) -> int: ...

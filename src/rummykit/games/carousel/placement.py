@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from rummykit.cards import Card, card_value_gin
+from rummykit.cards import FACES, JOKER_FACE, PHYSICAL_IDS, Card, card_value_gin
 from rummykit.games.carousel.rules import placement_value
 
 __all__ = [
@@ -114,11 +114,12 @@ def token_face(tok: int) -> int:
 
 def table_face(card: Card) -> int:
     """The face a table card stands for (a joker's declaration)."""
-    if card.is_joker:
-        declared = card.declared
-        assert declared is not None
-        return int(declared)
-    return card.face
+    face = FACES[card]  # read from the id: the searches call this for every card
+    if face == JOKER_FACE:
+        declared = card // PHYSICAL_IDS  # the declared face, plus one
+        assert declared, "a table joker has a declaration"
+        return declared - 1
+    return face
 
 
 def homes(

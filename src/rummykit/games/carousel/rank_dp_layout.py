@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Final
 
 from rummykit.cards import Card
 from rummykit.games.carousel.placement import (
@@ -40,12 +41,25 @@ def lay_out(
     freed_faces, wild_pool, placed = _jokers(region, solved, hand_jokers)
     new_melds, pool = _token_melds(region, solved, hand_naturals, wild_pool, placed, size, max_set)
     # Cut long runs and share out groups so that old melds reappear where they can.
-    open_keys = {
-        index: tuple(sorted(token(c) for c in melds[index])) for index in region.open_melds
-    }
+    open_keys = {index: _token_key(melds[index]) for index in region.open_melds}
     new_melds = _reuse_old_melds(new_melds, Counter(open_keys.values()), size, max_set)
     layout, kept = _physical_layout(region, melds, open_keys, new_melds, pool, placed)
     return layout, placed, freed_faces, kept
+
+
+_TOKEN_KEYS: dict[tuple[Card, ...], tuple[int, ...]] = {}
+"""Per table meld, its tokens in order: a meld outlives many searches."""
+_TOKEN_KEYS_KEPT: Final = 100_000
+
+
+def _token_key(meld: tuple[Card, ...]) -> tuple[int, ...]:
+    """A meld's tokens, sorted: how old melds are recognised among new ones."""
+    found = _TOKEN_KEYS.get(meld)
+    if found is None:
+        if len(_TOKEN_KEYS) >= _TOKEN_KEYS_KEPT:
+            _TOKEN_KEYS.clear()
+        found = _TOKEN_KEYS[meld] = tuple(sorted(token(c) for c in meld))
+    return found
 
 
 def _jokers(
@@ -130,22 +144,30 @@ def _token_melds(
             face_pool.extend(hand_cards)
         for _ in range(w):
             joker_pool.append(wild_pool.pop(0).declare(face))
-        tokens = (
-            [face] * run_real
-            + [joker_token] * run_jokers
-            + [face] * o
-            + [joker_token] * w
-            + [face] * group_real
-            + [joker_token] * group_jokers
-        )
-        run_tokens, rest = tokens[:u], tokens[u:]
-        high_tokens, group_tokens = rest[:h], rest[h:]
-        assert len(group_tokens) == g
-        group_items.extend((suit, t) for t in group_tokens)
-        high_stash[suit].extend(high_tokens)
+        if w or run_jokers or group_jokers:
+            tokens = (
+                [face] * run_real
+                + [joker_token] * run_jokers
+                + [face] * o
+                + [joker_token] * w
+                + [face] * group_real
+                + [joker_token] * group_jokers
+            )
+            run_tokens, rest = tokens[:u], tokens[u:]
+            high_tokens, group_tokens = rest[:h], rest[h:]
+            assert len(group_tokens) == g
+            group_items.extend((suit, t) for t in group_tokens)
+        else:  # natural cards only: every token is the face
+            assert run_real + o + group_real == u + h + g
+            run_tokens, high_tokens = [face] * u, [face] * h
+            group_items.extend([(suit, face)] * g)
+        if high_tokens:
+            high_stash[suit].extend(high_tokens)
         runs = open_runs[suit]
         if rank == 1:
             runs.extend((1, [t]) for t in run_tokens)
+        elif not runs:
+            open_runs[suit] = [(rank, [t]) for t in run_tokens]
         else:
             # Short runs first, then long runs (those that can take a high ace last);
             # the long runs not extended end here.

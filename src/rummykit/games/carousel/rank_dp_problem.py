@@ -7,7 +7,7 @@ only limit the copies and free jokers) and the hand into a :class:`RankDpProblem
 
 from __future__ import annotations
 
-import sys
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -147,7 +147,7 @@ def make_region(
             in_groups += meld_real + meld_jokers
     real_ext_counts = _unpack(real_ext)
     if joker_copy_limit:
-        cap = [decks - n if n < decks else 0 for n in _unpack(real_ext + decl_ext)]
+        cap = list(_bytes(real_ext + decl_ext).translate(_cap_table(decks)))
     else:
         cap = [NO_LIMIT] * 52
     hand = list(hand_real) if isinstance(hand_real, list) else [hand_real[f] for f in range(52)]
@@ -172,14 +172,25 @@ def make_region(
     return Region(open_melds, problem, melds)
 
 
-_LANE_BITS: Final = 16
-"""Bits per face in a packed count: far above any count of one face on a table."""
-_LANES_BYTES: Final = 52 * _LANE_BITS // 8
+_LANE_BITS: Final = 8
+"""Bits per face in a packed count: a face has at most a dozen items on a table
+(four decks' copies and eight jokers), far below 256."""
+
+
+def _bytes(lanes: int) -> bytes:
+    """The 52 per-face counts of a packed integer, one byte each."""
+    return lanes.to_bytes(52, "little")
 
 
 def _unpack(lanes: int) -> list[int]:
     """The 52 per-face counts of a packed integer."""
-    return memoryview(lanes.to_bytes(_LANES_BYTES, sys.byteorder)).cast("H").tolist()
+    return list(lanes.to_bytes(52, "little"))
+
+
+@functools.cache
+def _cap_table(decks: int) -> bytes:
+    """Per count of a face's copies outside the open region, the copies it may hold."""
+    return bytes(decks - n if n < decks else 0 for n in range(256))
 
 
 MeldLanes = tuple[int, int, bool, int]

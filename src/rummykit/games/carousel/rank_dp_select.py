@@ -41,11 +41,14 @@ __all__ = [
 
 class CompiledRankDp:
     """:class:`PythonRankDp` run by the compiled module ``_rank_dp.c``: the same algorithm, the
-    same states in the same order, so the same layout."""
+    same states in the same order, so the same layout. With ``order``, the compiled DP
+    visits the suits in that order and answers in the problem's suits, as
+    :class:`SuitOrderDp` does."""
 
-    def __init__(self, p: RankDpProblem, compiled: RankDp) -> None:
+    def __init__(self, p: RankDpProblem, compiled: RankDp, order: list[int] | None = None) -> None:
         self.p = p
         self._dp = compiled
+        self._order = order
 
     def upper_bound(self) -> int:
         return self._dp.upper_bound()
@@ -56,7 +59,7 @@ class CompiledRankDp:
         try:
             found = self._dp.depth_first(floor, -1 if target is None else target)
         except _CompiledUnsupported:  # pragma: no cover - a limit only Python lifts
-            return PythonRankDp(self.p).depth_first(floor=floor, target=target)
+            return _python_dp(self.p, self._order).depth_first(floor=floor, target=target)
         if found is None:
             return None
         score, used, freed, choices = found
@@ -171,12 +174,18 @@ def relabel(p: RankDpProblem, order: Sequence[int]) -> RankDpProblem:
 
 class SuitOrderDp:
     """A rank DP run with the suits renamed (see :func:`suit_order`); its choices are
-    given back in the original suits, rank by rank, suit by suit."""
+    given back in the original suits, rank by rank, suit by suit. ``inner`` is the DP
+    of the renamed problem (default: :func:`make_dp`'s)."""
 
-    def __init__(self, p: RankDpProblem, order: list[int]) -> None:
+    def __init__(
+        self,
+        p: RankDpProblem,
+        order: list[int],
+        inner: PythonRankDp | CompiledRankDp | None = None,
+    ) -> None:
         self.p = p
         self.order = order
-        self.inner = make_dp(relabel(p, order))
+        self.inner = make_dp(relabel(p, order)) if inner is None else inner
 
     def upper_bound(self) -> int:
         return self.inner.upper_bound()
@@ -191,8 +200,22 @@ class SuitOrderDp:
 
 
 def dp_for(p: RankDpProblem) -> PythonRankDp | CompiledRankDp | SuitOrderDp:
-    """The rank DP of one problem, suits visited in :func:`suit_order`."""
+    """The rank DP of one problem, suits visited in :func:`suit_order` (the compiled
+    DP renames the suits itself, the same way as :func:`relabel`)."""
     order = suit_order(p)
     if order == [0, 1, 2, 3]:
         return make_dp(p)
+    if use_compiled and _CompiledRankDp is not None:
+        try:
+            compiled = _CompiledRankDp(*compiled_arguments(p), order)
+        except _CompiledUnsupported:
+            return _python_dp(p, order)
+        return CompiledRankDp(p, compiled, order)
     return SuitOrderDp(p, order)
+
+
+def _python_dp(p: RankDpProblem, order: list[int] | None) -> PythonRankDp | SuitOrderDp:
+    """The Python DP of ``p``, its suits visited in ``order`` when one is given."""
+    if order is None:
+        return PythonRankDp(p)
+    return SuitOrderDp(p, order, PythonRankDp(relabel(p, order)))
