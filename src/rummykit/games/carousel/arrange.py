@@ -32,7 +32,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Final, Literal
 
-from rummykit.cards import FACES, JOKER_FACE, Card, face_of, is_joker_id
+from rummykit.cards import FACES, JOKER_FACE, MAX_COPIES, PHYSICAL_IDS, Card, face_of
 from rummykit.errors import InvalidOptionError
 from rummykit.games.carousel.layout import as_melds, split_hand
 from rummykit.games.carousel.placement import Placement, objective_weights
@@ -117,9 +117,9 @@ def best_placement(
     shapes = [meld_shape(meld) for meld in melds]  # checks every table joker's declaration
     hand_cards = [Card(c) for c in hand]
     exact = functools.partial(
-        rank_dp_placement,
-        table,
-        hand,
+        _rank_dp_placement,
+        melds,
+        hand_cards,
         rules=rules,
         decks=decks,
         joker_copy_limit=joker_copy_limit,
@@ -162,12 +162,9 @@ def tries_quick_path(
 ) -> bool:
     """Whether :func:`best_placement` tries the quick layout before the rank DP. When
     it does not, ``few_changes`` changes nothing: the answer is the rank DP's either way."""
-    table_size = 0
-    jokers = 0
-    for meld in table:
-        table_size += len(meld)
-        jokers += sum(1 for card in meld if is_joker_id(card))
-    hand_jokers = sum(1 for card in hand if is_joker_id(card))
+    table_size = sum(map(len, table))
+    jokers = _jokers_in(table)
+    hand_jokers = [card & _FACE_MASK for card in hand].count(JOKER_FACE)
     quick_first = table_size >= _QUICK_TABLE or (hand_jokers and table_size >= _QUICK_JOKER_TABLE)
     if compiled_in_use() and not few_changes:
         quick_first = False  # the compiled rank DP is faster than the quick moves
@@ -236,8 +233,30 @@ def rank_dp_placement(
     :func:`~rummykit.games.carousel.placement.objective_weights`): then None means that
     nothing beats it."""
     _check_arguments(rules, decks, objective)
-    melds = as_melds(table)
-    hand_cards = [Card(c) for c in hand]
+    return _rank_dp_placement(
+        as_melds(table),
+        [Card(c) for c in hand],
+        floor=floor,
+        rules=rules,
+        decks=decks,
+        joker_copy_limit=joker_copy_limit,
+        objective=objective,
+        joker_value=joker_value,
+    )
+
+
+def _rank_dp_placement(
+    melds: list[tuple[Card, ...]],
+    hand_cards: list[Card],
+    *,
+    floor: int = 0,
+    rules: MeldRules,
+    decks: int,
+    joker_copy_limit: bool,
+    objective: Literal["value", "count"],
+    joker_value: int,
+) -> Placement | None:
+    """:func:`rank_dp_placement` of a table read as melds, its arguments checked."""
     hand_naturals, hand_jokers = split_hand(hand_cards)
     hand_real = [0] * 52
     for face, cards in hand_naturals.items():
@@ -340,8 +359,17 @@ def _hand_counts(hand: Sequence[int]) -> tuple[list[int], int]:
     return counts, jokers
 
 
+def _jokers_in(melds: Sequence[Sequence[int]]) -> int:
+    """The jokers on a table (declared or not)."""
+    return [card & _FACE_MASK for meld in melds for card in meld].count(JOKER_FACE)
+
+
+_FACE_MASK: Final = PHYSICAL_IDS // MAX_COPIES - 1
+"""The face bits of a card id (:func:`~rummykit.cards.face_of` without a call)."""
+
+
 def _check_jokers(melds: Sequence[Sequence[Card]], hand_jokers: int) -> None:
-    if sum(1 for m in melds for c in m if is_joker_id(c)) + hand_jokers > 8:
+    if _jokers_in(melds) + hand_jokers > 8:
         raise InvalidOptionError("the arrangement solver handles at most 8 jokers", option="jokers")
 
 

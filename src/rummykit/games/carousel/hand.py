@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from rummykit.cards import (
     FACES,
@@ -390,7 +390,7 @@ class CarouselHand(HandEngine):
         self.table = list(new_table)
         self.melded = True
         self._kept_check = None
-        layout = [format_cards(meld) for meld in new_table]
+        layout = [_meld_text(meld) for meld in new_table]
         events = [Event("meld", seat, detail={"layout": layout, "from_hand": format_cards(placed)})]
         if not self.hands[seat]:
             events.append(Event("went_out", seat))
@@ -591,3 +591,18 @@ def new_hand(
     hand._seen = {}
     hand.history.extend(hand._draw(hand.current_player))
     return hand
+
+
+_MELD_TEXTS: dict[tuple[Card, ...], str] = {}
+"""Per table meld, its notation: most melds of a layout were on the table before."""
+_MELD_TEXTS_KEPT: Final = 100_000
+
+
+def _meld_text(meld: tuple[Card, ...]) -> str:
+    """``format_cards(meld)``, kept per meld (the text depends only on the card ids)."""
+    found = _MELD_TEXTS.get(meld)
+    if found is None:
+        if len(_MELD_TEXTS) >= _MELD_TEXTS_KEPT:
+            _MELD_TEXTS.clear()
+        found = _MELD_TEXTS[meld] = format_cards(meld)
+    return found

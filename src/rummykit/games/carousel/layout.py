@@ -39,7 +39,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NoReturn, TypeGuard
 
-from rummykit.cards import FACES, JOKER_FACE, Card, face_of, format_card, format_cards
+from rummykit.cards import (
+    FACES,
+    JOKER_FACE,
+    MAX_COPIES,
+    PHYSICAL_IDS,
+    Card,
+    format_card,
+    format_cards,
+)
 from rummykit.errors import IllegalActionError, InvalidMeldError
 from rummykit.games.carousel.rules import placement_value
 from rummykit.melds import CAROUSEL_MELDS, Meld, MeldRules, check_meld
@@ -442,12 +450,20 @@ def split_hand(cards: Sequence[Card]) -> tuple[dict[int, list[Card]], list[Card]
     naturals: dict[int, list[Card]] = {}
     jokers: list[Card] = []
     for card in cards:
-        face = face_of(card)
+        face = card & _FACE_MASK
         if face == JOKER_FACE:
             jokers.append(card)
         else:
-            naturals.setdefault(face, []).append(card)
+            pool = naturals.get(face)
+            if pool is None:
+                naturals[face] = [card]
+            else:
+                pool.append(card)
     return naturals, jokers
+
+
+_FACE_MASK: Final = PHYSICAL_IDS // MAX_COPIES - 1
+"""The face bits of a card id: ``card & _FACE_MASK`` is :func:`face_of` without a call."""
 
 
 def resolve_layout(
@@ -474,8 +490,8 @@ def resolve_layout(
     for m, written in enumerate(layout):
         row: list[Card | None] = []
         for i, named in enumerate(written):
-            card = Card(named)
-            face = face_of(card)
+            card = named if type(named) is Card else Card(named)  # a Card is immutable
+            face = card & _FACE_MASK
             if face == JOKER_FACE:
                 keep = _kept_joker(card, table_jokers, seat)
                 row.append(keep)
