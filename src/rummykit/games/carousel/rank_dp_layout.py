@@ -129,9 +129,10 @@ def _token_melds(
                 face_pool.append(card)
                 run_real += was_run
             group_real = len(items) - run_real
-        joker_pool = pool.setdefault(joker_token, [])
         run_jokers = group_jokers = 0
         jokers = joker_items.get(face)
+        if jokers or w:  # only a face with jokers needs their pool
+            joker_pool = pool.setdefault(joker_token, [])
         if jokers:
             kept = jokers[: len(jokers) - x]
             for card, was_run in kept:
@@ -168,6 +169,11 @@ def _token_melds(
             runs.extend((1, [t]) for t in run_tokens)
         elif not runs:
             open_runs[suit] = [(rank, [t]) for t in run_tokens]
+        elif u == 1 and len(runs) == 1:
+            runs[0][1].append(run_tokens[0])  # the suit's one run goes on
+        elif u == 0 and len(runs) == 1 and len(runs[0][1]) >= size:
+            close(runs[0][1])  # the suit's one run ends here
+            open_runs[suit] = []
         else:
             # Short runs first, then long runs (those that can take a high ace last);
             # the long runs not extended end here.
