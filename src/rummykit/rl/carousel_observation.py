@@ -14,12 +14,14 @@ left); slots past the number of players are zero. Five face planes and 21 scalar
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.cards import JOKER_FACE
+from rummykit.cards import JOKER_FACE, Card
+from rummykit.games.carousel import CarouselHand, CarouselObservation
 from rummykit.rl.carousel_actions import NUM_ACTIONS
 from rummykit.rl.carousel_table import CarouselTable, describe
 from rummykit.rl.encoding import GameEncoding, register_encoding
@@ -110,14 +112,27 @@ def _unseen(pack: bytes, on_table: bytes) -> bytes:
 
 def encode_observation(table: CarouselTable, seat: int) -> npt.NDArray[np.float32]:
     """The observation array of ``seat`` at a Carousel table."""
-    obs = table.observation(seat)
-    players = obs.players
+    deal = table.deal
+    state: CarouselHand | CarouselObservation
+    scores: Sequence[int]
+    if table.game is None and 0 <= seat < deal.players:
+        # A hand episode: the engine's own fields are the observation's (building the
+        # observation would also copy the history, which no plane shows).
+        state = deal
+        cards: Sequence[Card] = deal.hands[seat]
+        hand_sizes = [len(hand) for hand in deal.hands]
+        stock_size, scores, target = len(deal.stock), (), 1
+    else:  # a game adds its scores (and the engine refuses a seat it does not have)
+        state = obs = table.observation(seat)
+        cards, hand_sizes, stock_size = obs.hand, list(obs.hand_sizes), obs.stock_size
+        scores, target = obs.scores, obs.target
+    players = state.players
     pack, stock_after_deal = _pack(table.decks, players)
     # The public table's planes (its cards, its jokers' declarations, the lay-off
     # faces) are kept by the table until it changes.
     facts = table.table_facts()
     planes = FacePlanes(_COUNTS, unknown=_UNKNOWN, pack=_unseen(pack, facts.face_counts))
-    planes.seen(_HAND, obs.hand)
+    planes.seen(_HAND, cards)
     counts = planes.counts
     counts[_TABLE : _TABLE + FACES] = facts.face_counts
     counts[_TABLE_JOKERS : _TABLE_JOKERS + JOKER_FACE] = facts.declared_counts
@@ -125,28 +140,26 @@ def encode_observation(table: CarouselTable, seat: int) -> npt.NDArray[np.float3
     dealers: list[float] = []
     sizes: list[float] = []
     totals: list[float] = []
-    scores = obs.scores
-    target = obs.target
     for k in range(players):
         other = (seat + k) % players
-        dealers.append(1.0 if other == obs.dealer else 0.0)
-        sizes.append(obs.hand_sizes[other] / HAND_SCALE)
+        dealers.append(1.0 if other == state.dealer else 0.0)
+        sizes.append(hand_sizes[other] / HAND_SCALE)
         totals.append(min(scores[other] / target, SCORE_CLIP) if scores else 0.0)
     pad = _PADS[players]
     rules = table.rules
-    over = obs.phase == "over"
+    over = state.phase == "over"
     return planes.array(
         [
-            1.0 if obs.current_player == seat and not over else 0.0,
-            obs.draws / rules.max_draws,
-            1.0 if obs.melded else 0.0,
-            1.0 if obs.final_lap else 0.0,
+            1.0 if state.current_player == seat and not over else 0.0,
+            state.draws / rules.max_draws,
+            1.0 if state.melded else 0.0,
+            1.0 if state.final_lap else 0.0,
             1.0 if over else 0.0,
             *dealers,
             *pad,
             *sizes,
             *pad,
-            min(obs.stock_size / stock_after_deal, 1.0) if stock_after_deal > 0 else 0.0,
+            min(stock_size / stock_after_deal, 1.0) if stock_after_deal > 0 else 0.0,
             *totals,
             *pad,
         ]

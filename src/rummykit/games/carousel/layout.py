@@ -337,6 +337,8 @@ class _Tables:
 
     def freed(self) -> list[int]:
         """(d) The declarations jokers give up, each freed by a real card on the table."""
+        if not self.old_decl:
+            return []  # no joker on the old table: none gives a declaration up
         gained = sorted((self.new_decl - self.old_decl).elements())
         freed: list[int] = []
         for face in sorted(self.old_decl):
