@@ -120,40 +120,73 @@ def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
             if takers[face] < 0:
                 mask |= 1 << face
                 takers[face] = index
-    shown = [0] * JOKER_FACE
-    on_table = [0] * (JOKER_FACE + 1)
-    declared_as = [0] * JOKER_FACE
-    suits = [0] * 13
-    ranks = [0] * 4
+    on_table = shown = declared_as = real_mask = 0
     jokers = 0
     declarations: list[int] = []
     for meld in table:
-        for card in meld:
-            face = FACES[card]
-            on_table[face] += 1
-            if face == JOKER_FACE:
-                jokers += 1
-                declared = card // PHYSICAL_IDS  # the declared face, plus one
-                declarations.append(declared - 1)
-                if declared:
-                    shown[declared - 1] += 1
-                    declared_as[declared - 1] += 1
-            else:
-                shown[face] += 1
-                suits[face % 13] |= 1 << (face // 13)
-                ranks[face // 13] |= 1 << (face % 13)
+        meld_table, meld_shown, meld_declared, meld_real, meld_declarations = _meld_counts(meld)
+        on_table += meld_table
+        shown += meld_shown
+        declared_as += meld_declared
+        real_mask |= meld_real
+        if meld_declarations:
+            jokers += len(meld_declarations)
+            declarations.extend(meld_declarations)
+    ranks = tuple((real_mask >> (13 * suit)) & _ROW for suit in range(4))
+    # Per rank, the suits holding it: the bit of suit s sits 12 * s places above bit s.
+    suits = tuple(
+        (real_mask >> rank & 1)
+        | (real_mask >> (12 + rank) & 2)
+        | (real_mask >> (24 + rank) & 4)
+        | (real_mask >> (36 + rank) & 8)
+        for rank in range(13)
+    )
     return TableFacts(
         layoffs,
         mask,
         tuple(takers),
-        tuple(shown),
+        tuple(shown.to_bytes(JOKER_FACE, "little")),
         jokers,
         tuple(declarations),
-        tuple(suits),
-        tuple(ranks),
-        bytes(on_table),
-        bytes(declared_as),
+        suits,
+        ranks,
+        on_table.to_bytes(JOKER_FACE + 1, "little"),
+        declared_as.to_bytes(JOKER_FACE, "little"),
     )
+
+
+_MeldCounts = tuple[int, int, int, int, tuple[int, ...]]
+_MELD_COUNTS: dict[tuple[int, ...], _MeldCounts] = {}
+"""Per meld, what it adds to a table's facts: melds outlive many tables."""
+_LANE: Final = 8
+"""Bits per face in a packed count (a face shows far fewer than 256 cards)."""
+
+
+def _meld_counts(meld: Sequence[Card]) -> _MeldCounts:
+    """One meld's cards counted per face, packed one byte a face: (cards, incl. jokers
+    at face 52; real cards and declarations; declarations), its real faces as bits, and
+    its jokers' declared faces (-1: none)."""
+    key = tuple(meld)
+    found = _MELD_COUNTS.get(key)
+    if found is None:
+        on_table = shown = declared_as = real_mask = 0
+        declarations: list[int] = []
+        for card in key:
+            face = FACES[card]
+            on_table += 1 << (_LANE * face)
+            if face == JOKER_FACE:
+                declared = card // PHYSICAL_IDS  # the declared face, plus one
+                declarations.append(declared - 1)
+                if declared:
+                    shown += 1 << (_LANE * (declared - 1))
+                    declared_as += 1 << (_LANE * (declared - 1))
+            else:
+                shown += 1 << (_LANE * face)
+                real_mask |= 1 << face
+        if len(_MELD_COUNTS) >= _LAYOFFS_KEPT:
+            _MELD_COUNTS.clear()
+        found = _MELD_COUNTS[key] = (on_table, shown, declared_as, real_mask, tuple(declarations))
+    return found
 
 
 def simple_melds(
