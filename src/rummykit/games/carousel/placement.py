@@ -130,7 +130,7 @@ def homes(
     scored: list[tuple[int, int, int]] = []
     holders: dict[int, list[tuple[int, int]]] = {}  # token -> (old meld, copies in it)
     for index in free:
-        for tok, k in Counter(token(c) for c in melds[index]).items():
+        for tok, k in _token_counts(melds[index]):
             holders.setdefault(tok, []).append((index, k))
     for n, have in enumerate(leftovers):
         shared_with: dict[int, int] = {}
@@ -146,6 +146,22 @@ def homes(
             home[n] = index
             taken.add(index)
     return home
+
+
+_TOKEN_COUNTS: dict[tuple[Card, ...], tuple[tuple[int, int], ...]] = {}
+"""Per table meld, its tokens with their copies: a meld outlives many searches."""
+_TOKEN_COUNTS_KEPT: Final = 100_000
+
+
+def _token_counts(meld: Sequence[Card]) -> tuple[tuple[int, int], ...]:
+    """A meld's tokens, each with how many of its cards show it."""
+    key = tuple(meld)
+    found = _TOKEN_COUNTS.get(key)
+    if found is None:
+        if len(_TOKEN_COUNTS) >= _TOKEN_COUNTS_KEPT:
+            _TOKEN_COUNTS.clear()
+        found = _TOKEN_COUNTS[key] = tuple(Counter(token(c) for c in key).items())
+    return found
 
 
 def group_in_old_order(

@@ -187,7 +187,7 @@ def _token_melds(
             for r in extend:
                 r[1].append(next(feed))
             open_runs[suit] = extend + [(rank, [t]) for t in feed]
-        if suit == 3:
+        if suit == 3 and group_items:
             _make_groups(group_items, new_melds, size, max_set)
             group_items = []
     for suit in range(4):
@@ -427,6 +427,9 @@ def _make_groups(
     most = max(per_suit)
     groups = max(most, -(-len(items) // max_set))
     assert groups * size <= len(items)
+    if groups == 1:  # one group: its items in (suit, token) order, whatever came first
+        out.append([t for _, t in sorted(items)])
+        return
     # Most repeated suits first, then by suit (a stable sort, as the items came).
     order = [(most - per_suit[suit]) * 4 + suit for suit in range(4)]
     items.sort(key=lambda item: order[item[0]])

@@ -131,8 +131,9 @@ def make_region(
     real = jokers = real_ext = decl_ext = in_runs = in_groups = in_high = 0
     every = len(open_melds) == len(melds)
     opened = () if every else set(open_melds)
+    known = _MELD_LANES
     for index, meld in enumerate(melds):
-        meld_real, meld_jokers, is_run, high_aces = _meld_lanes(meld)
+        meld_real, meld_jokers, is_run, high_aces = known.get(meld) or _meld_lanes(meld)
         if not every and index not in opened:
             # A locked meld only limits the copies and the freeing.
             real_ext += meld_real
