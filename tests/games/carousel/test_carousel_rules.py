@@ -24,7 +24,7 @@ from carousel_helpers import (
     values,
 )
 
-from rummykit.cards import JOKER_FACE, parse_cards
+from rummykit.cards import JOKER_FACE, Card, natural_card, parse_cards
 from rummykit.core import IllegalActionError
 from rummykit.games.carousel.actions import CarouselAction
 from rummykit.games.carousel.arrange import best_placement
@@ -32,6 +32,7 @@ from rummykit.games.carousel.game import CarouselGame, carousel_final_totals
 from rummykit.games.carousel.hand import new_hand
 from rummykit.games.carousel.layout import IllegalLayoutError, check_layout
 from rummykit.games.carousel.rules import CarouselRules, score_carousel_hand
+from rummykit.melds import CAROUSEL_MELDS, check_meld
 
 p = parse_cards
 
@@ -473,3 +474,17 @@ def test_meld_action_with_unknown_card_names_the_card() -> None:
     assert error.card == card("9H")
     with pytest.raises(Exception, match="bad card token"):
         CarouselAction.meld(["7H 8H ZZ"])
+
+
+def test_layout_check_melds_of_one_shape_keep_their_own_cards() -> None:
+    """Melds that differ only in which deck's copy they hold are checked as the meld
+    rule checks each of them: the same kind, faces, rank and suit, each with its own
+    cards (a layout check remembers legal melds by shape)."""
+    joker = Card(JOKER_FACE).declare(natural_card(6, "H"))
+    for copy in (0, 1, 0):
+        run = (natural_card(5, "H", copy), joker, natural_card(7, "H", copy))
+        group = tuple(natural_card(9, suit, 1 - copy) for suit in "SCD")
+        hand = [run[0], run[2], *group, Card(JOKER_FACE)]
+        check = check_layout([], [run, group], hand)
+        assert [meld.cards for meld in check.melds] == [run, group]
+        assert list(check.melds) == [check_meld(m, CAROUSEL_MELDS) for m in (run, group)]

@@ -405,17 +405,32 @@ whether a meld is legal depends only on its cards and the rules."""
 _LEGAL_MELDS_KEPT: Final = 50_000
 
 
+_LEGAL_SHAPES: dict[MeldRules, dict[tuple[int, ...], Meld]] = {}
+"""Melds found legal, per rules, by shape (the cards without their copy bits): the meld
+rule reads only faces and joker declarations, so a meld of the same shape is legal too,
+with the same kind, faces, rank and suit."""
+
+
 def _checked_melds(melds: Sequence[tuple[Card, ...]], rules: MeldRules) -> list[Meld]:
     """(c) Every meld of the new table, validated."""
     known = _LEGAL_MELDS.get(rules)
     if known is None or len(known) >= _LEGAL_MELDS_KEPT:
         known = _LEGAL_MELDS[rules] = {}
+    shapes = _LEGAL_SHAPES.get(rules)
+    if shapes is None or len(shapes) >= _LEGAL_MELDS_KEPT:
+        shapes = _LEGAL_SHAPES[rules] = {}
     checked: list[Meld] = []
     for index, meld in enumerate(melds, start=1):
         found = known.get(meld)
         if found is None:
+            shape = tuple(card - card % PHYSICAL_IDS + FACES[card] for card in meld)
+            like = shapes.get(shape)
+            if like is not None:
+                found = known[meld] = Meld(like.kind, meld, like.faces, like.rank, like.suit)
+                checked.append(found)
+                continue
             try:
-                found = known[meld] = check_meld(meld, rules)
+                found = known[meld] = shapes[shape] = check_meld(meld, rules)
             except InvalidMeldError as error:
                 raise IllegalLayoutError(
                     f"meld {index}: {error}",
