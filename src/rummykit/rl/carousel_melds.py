@@ -112,7 +112,7 @@ def _meld_layoffs(meld: Sequence[Card]) -> frozenset[int]:
 
 def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
     """The facts of a table (its melds as engine cards)."""
-    layoffs = tuple(_meld_layoffs(meld) for meld in table)
+    layoffs = tuple([_meld_layoffs(meld) for meld in table])
     mask = 0
     takers = [-1] * JOKER_FACE
     for index, faces in enumerate(layoffs):

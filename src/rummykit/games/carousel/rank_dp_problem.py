@@ -276,11 +276,20 @@ def _near(faces: int) -> int:
     return near
 
 
+_FACE_MASKS: dict[tuple[Card, ...], int] = {}
+"""Per table meld, the faces its cards stand for, as bits."""
+
+
 def _face_mask(meld: tuple[Card, ...]) -> int:
-    mask = 0
-    for face in meld_shape(meld)[0]:
-        mask |= 1 << face
-    return mask
+    found = _FACE_MASKS.get(meld)
+    if found is None:
+        found = 0
+        for face in meld_shape(meld)[0]:
+            found |= 1 << face
+        if len(_FACE_MASKS) >= _MELD_SHAPES_KEPT:
+            _FACE_MASKS.clear()
+        _FACE_MASKS[meld] = found
+    return found
 
 
 def rings(melds: list[tuple[Card, ...]], seeds: set[int], count: int) -> list[list[int]]:
