@@ -11,8 +11,9 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
+from typing import Final
 
-from rummykit.cards import Card, make_rng
+from rummykit.cards import CARD_IDS, FACES, PHYSICAL_IDS, Card, make_rng
 from rummykit.errors import BotError
 from rummykit.games.carousel.actions import ActionKind, CarouselAction
 from rummykit.games.carousel.hand import CarouselObservation
@@ -67,9 +68,28 @@ def simple_placements(
             if face % 13 not in near or (len(ranks) > 1 and face // 13 not in meld_suits):
                 continue
             extended = (*meld, card)
-            if is_meld(extended, CAROUSEL_MELDS):
+            if _is_meld(extended):
                 layouts.append([*base[:index], extended, *base[index + 1 :]])
     return layouts
+
+
+_MELDS_BY_SHAPE: dict[tuple[int, ...], bool] = {}
+"""Whether cards form a Carousel meld, by shape (the ids without their copy bits): the
+meld rule reads only each card's face and joker declaration."""
+_MELDS_BY_SHAPE_KEPT: Final = 100_000
+
+
+def _is_meld(cards: tuple[Card, ...]) -> bool:
+    """``is_meld(cards, CAROUSEL_MELDS)``, kept by shape for card ids in range."""
+    if not cards or min(cards) < 0 or max(cards) >= CARD_IDS:
+        return is_meld(cards, CAROUSEL_MELDS)
+    shape = tuple(card - card % PHYSICAL_IDS + FACES[card] for card in cards)
+    found = _MELDS_BY_SHAPE.get(shape)
+    if found is None:
+        if len(_MELDS_BY_SHAPE) >= _MELDS_BY_SHAPE_KEPT:
+            _MELDS_BY_SHAPE.clear()
+        found = _MELDS_BY_SHAPE[shape] = is_meld(cards, CAROUSEL_MELDS)
+    return found
 
 
 class CarouselRandomBot:
