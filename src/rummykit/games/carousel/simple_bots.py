@@ -58,12 +58,7 @@ def simple_placements(
     for trio in sorted(trios):
         layouts.append([*base, tuple(by_face[face] for face in trio)])
     for index, meld in enumerate(base):
-        # Table jokers carry declarations, so every table card stands for one face.
-        shown = [card.declared if card.is_joker else card for card in meld]
-        ranks = {face.face % 13 for face in shown if face is not None}
-        meld_suits = {face.face // 13 for face in shown if face is not None}
-        # A card can only join a group of its rank or touch a run of its suit.
-        near = {(r + d) % 13 for r in ranks for d in (-1, 1)} if len(ranks) > 1 else ranks
+        ranks, meld_suits, near = _reach(meld)
         for card, face in zip(naturals, faces, strict=True):
             if face % 13 not in near or (len(ranks) > 1 and face // 13 not in meld_suits):
                 continue
@@ -71,6 +66,27 @@ def simple_placements(
             if _is_meld(extended):
                 layouts.append([*base[:index], extended, *base[index + 1 :]])
     return layouts
+
+
+_Reach = tuple[set[int], set[int], set[int]]
+_REACH: dict[tuple[Card, ...], _Reach] = {}
+"""Per table meld, what :func:`_reach` finds: a meld outlives many turns."""
+
+
+def _reach(meld: tuple[Card, ...]) -> _Reach:
+    """A table meld's ranks and suits, and the ranks a card needs to join it."""
+    found = _REACH.get(meld)
+    if found is None:
+        # Table jokers carry declarations, so every table card stands for one face.
+        shown = [card.declared if card.is_joker else card for card in meld]
+        ranks = {face.face % 13 for face in shown if face is not None}
+        meld_suits = {face.face // 13 for face in shown if face is not None}
+        # A card can only join a group of its rank or touch a run of its suit.
+        near = {(r + d) % 13 for r in ranks for d in (-1, 1)} if len(ranks) > 1 else ranks
+        if len(_REACH) >= _MELDS_BY_SHAPE_KEPT:
+            _REACH.clear()
+        found = _REACH[meld] = (ranks, meld_suits, near)
+    return found
 
 
 _MELDS_BY_SHAPE: dict[tuple[int, ...], bool] = {}
