@@ -111,3 +111,24 @@ def cluster_nodes(tmp_path: Path) -> Iterator[Any]:
     postgres_required()
     with postgres_schema_url() as url, cluster(url, tmp_path) as nodes:
         yield nodes
+
+
+@pytest.fixture(scope="module")
+def base_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """For a browser test module: a table server of its own, on SQLite, for the whole
+    module (its bots a little slow, so animations show); its base URL."""
+    from browser_helpers import serving
+
+    with serving(tmp_path_factory.mktemp(request.module.__name__)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """For a browser test module: Debian's Chromium under Playwright, shared by its tests."""
+    from browser_helpers import chromium
+
+    with chromium() as launched:
+        yield launched

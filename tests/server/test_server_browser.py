@@ -6,28 +6,15 @@ hand by clicks (and one drag) until the score shows. Screenshots go to ``test-ou
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, needs_chromium, new_page, port_of, serving, shot
+from browser_helpers import needs_chromium, new_page, port_of, shot
 from gin_clicks import my_turn_or_reveal, play_gin_hand
 from server_helpers import post
 
 pytestmark = needs_chromium
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the 'server-test' extra")
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serving(tmp_path_factory.mktemp("browser")) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

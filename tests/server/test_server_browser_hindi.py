@@ -9,12 +9,10 @@ width) go to ``test-output/hi-*.png``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from browser_helpers import (
-    chromium,
     drag,
     hand_card,
     needs_chromium,
@@ -22,7 +20,6 @@ from browser_helpers import (
     no_overflow,
     open_and_start,
     pick,
-    serving,
     shot,
     table_url,
 )
@@ -36,18 +33,6 @@ LATIN_WORD = re.compile(r"\b[a-z]{3,}\b")
 RULE_LINK = re.compile(r"§[a-z]+-[\d.]+")
 RAMI_SEED = 75
 """Four seats: seat 0 plays first and can open with 9C 9D 9H + TC TD TH = 57."""
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serving(tmp_path_factory.mktemp("browser-hindi")) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def hindi(text: str) -> str:

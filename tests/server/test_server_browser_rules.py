@@ -7,70 +7,22 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import free_port, post, server_process
+from browser_helpers import needs_chromium, new_page, shot
+from server_helpers import post
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="Debian's chromium (/usr/bin/chromium) is not installed; scripts/test.sh installs it",
-)
+pytestmark = needs_chromium
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the 'server-test' extra")
 
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 OFFER_SEED = 7
 """A Gin deal whose seat 0 is offered the upcard first."""
 
 
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("browser-rules")
-    port = free_port()
-    url = f"sqlite:///{folder / 'tables.db'}"
-    with server_process(url, port, folder / "server.log", bot_delay=0.15):
-        yield f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
-
-
-def new_page(browser: Any, errors: list[str]) -> Any:
-    page = browser.new_page(viewport={"width": 1280, "height": 860})
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console", lambda message: errors.append(message.text) if message.type == "error" else None
-    )
-    page.set_default_timeout(20_000)
-    return page
-
-
-def shot(page: Any, name: str) -> None:
-    OUTPUT.mkdir(exist_ok=True)
-    page.screenshot(path=str(OUTPUT / name))
-
-
 def test_the_lobby_links_each_games_rules(base_url: str, browser: Any) -> None:
     errors: list[str] = []
-    page = new_page(browser, errors)
+    page = new_page(browser, errors, 1280, 860)
     page.goto(base_url + "/")
     link = page.wait_for_selector("[data-testid=rules-link]")
     assert link.is_visible() and link.inner_text() == "Rules of Gin Rummy"
@@ -91,7 +43,7 @@ def test_the_lobby_links_each_games_rules(base_url: str, browser: Any) -> None:
 
 def test_a_rules_page_opens_at_the_rule_it_names(base_url: str, browser: Any) -> None:
     errors: list[str] = []
-    page = new_page(browser, errors)
+    page = new_page(browser, errors, 1280, 860)
     page.goto(base_url + "/rules/gin#gin-6.2")
     anchor = page.locator("#gin-6\\.2")
     assert anchor.count() == 1
@@ -111,7 +63,7 @@ def test_a_refused_moves_message_links_its_rule(base_url: str, browser: Any) -> 
     """The page's discard is turned, on its way to the server, into a discard of the
     upcard just taken: the server refuses it (§gin-3.5) and the message links the rule."""
     errors: list[str] = []
-    page = new_page(browser, errors)
+    page = new_page(browser, errors, 1280, 860)
     port = int(base_url.rsplit(":", 1)[1])
     created = post(
         port,

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from browser_helpers import (
-    chromium,
     drag,
     hand_card,
     needs_chromium,
@@ -25,7 +23,6 @@ from browser_helpers import (
     open_and_start,
     pick,
     port_of,
-    serving,
     shot,
     table_url,
 )
@@ -44,18 +41,6 @@ CAROUSEL_SEED = 6
 """Three seats: seat 0 plays first holding 3S 4S 5S."""
 JOKER_SEED = 26
 """Three seats: seat 0 plays first holding QS QC QD and a joker."""
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serving(tmp_path_factory.mktemp("browser-variants")) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def test_the_lobby_offers_every_variant_preset_and_seat_count(base_url: str, browser: Any) -> None:
