@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import free_port, server_process
+from server_helpers import first_legal, free_port, server_process
 
 from rummykit.server.store import Store
 
@@ -230,18 +230,6 @@ class Player:
             with contextlib.suppress(Exception):  # already gone
                 self.stack.close()
             self.ws = None
-
-
-def first_legal(view: dict[str, Any]) -> dict[str, Any]:
-    """Draw, else pass, else the discard leaving the least deadwood: the hand goes on."""
-    legal = view["legal_actions"]
-    for kind in ("draw_stock", "pass"):
-        for action in legal:
-            if action["kind"] == kind:
-                return dict(action)
-    after = view["discard_deadwood"]
-    discards = [a for a in legal if a["kind"] == "discard"]
-    return dict(min(discards, key=lambda a: (after.get(a["card"], 99), a["card"])))
 
 
 def play_round(players: list[Player], moves: int) -> None:

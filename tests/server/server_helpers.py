@@ -100,8 +100,24 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
         for action in legal:
             if action["kind"] == kind:
                 return dict(action)
+    return least_deadwood_discard(view)
+
+
+def first_legal(view: dict[str, Any]) -> dict[str, Any]:
+    """Draw, else pass, else discard the card leaving the least deadwood (no knocking,
+    so the hand goes on)."""
+    legal = view["legal_actions"]
+    for kind in ("draw_stock", "pass"):
+        for action in legal:
+            if action["kind"] == kind:
+                return dict(action)
+    return least_deadwood_discard(view)
+
+
+def least_deadwood_discard(view: dict[str, Any]) -> dict[str, Any]:
+    """The legal discard that leaves the least deadwood (ties: the lowest card)."""
     after = view["discard_deadwood"]
-    discards = [a for a in legal if a["kind"] == "discard"]
+    discards = [a for a in view["legal_actions"] if a["kind"] == "discard"]
     return dict(min(discards, key=lambda a: (after.get(a["card"], 99), a["card"])))
 
 

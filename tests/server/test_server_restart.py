@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import free_port, post, server_process
+from server_helpers import first_legal, free_port, post, server_process
 
 from rummykit.server.store import Store
 
@@ -64,19 +64,6 @@ class Player:
 
     def close(self) -> None:
         self.stack.close()
-
-
-def first_legal(view: dict[str, Any]) -> dict[str, Any]:
-    """Draw, else pass, else discard the card leaving the least deadwood (no knocking,
-    so the hand goes on)."""
-    legal = view["legal_actions"]
-    for kind in ("draw_stock", "pass"):
-        for action in legal:
-            if action["kind"] == kind:
-                return dict(action)
-    after = view["discard_deadwood"]
-    discards = [a for a in legal if a["kind"] == "discard"]
-    return dict(min(discards, key=lambda a: (after.get(a["card"], 99), a["card"])))
 
 
 def test_sigkill_mid_hand_then_resume_and_play_on(database_url: str, tmp_path: Path) -> None:
