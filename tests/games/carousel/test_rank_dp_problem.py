@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from ilp_reference import random_instance
@@ -73,35 +74,26 @@ def test_make_region_counts_every_face(seed: int) -> None:
     opened = sorted(rng.sample(range(len(melds)), rng.randint(1, len(melds))))
     hand = Counter(Card(c).face for c in inst.hand if not Card(c).is_joker)
     limit = rng.random() < 0.7
-    region = make_region(
-        melds,
-        opened,
-        hand,
-        0,
-        rules=CAROUSEL_MELDS,
-        decks=inst.decks,
-        joker_copy_limit=limit,
-        weight=[1] * 52,
-        joker_weight=1,
-        unit=1,
-    )
-    problem = region.problem
+
+    def region_of(counts: Any) -> Any:
+        return make_region(
+            melds,
+            opened,
+            counts,
+            0,
+            rules=CAROUSEL_MELDS,
+            decks=inst.decks,
+            joker_copy_limit=limit,
+            weight=[1] * 52,
+            joker_weight=1,
+            unit=1,
+        )
+
+    problem = region_of(hand).problem
     for name, want in _counted(melds, set(opened), inst.decks, limit).items():
         assert getattr(problem, name) == want, (seed, name)
     assert problem.hand == [hand[f] for f in range(52)]
-    as_list = make_region(
-        melds,
-        opened,
-        problem.hand,
-        0,
-        rules=CAROUSEL_MELDS,
-        decks=inst.decks,
-        joker_copy_limit=limit,
-        weight=[1] * 52,
-        joker_weight=1,
-        unit=1,
-    )
-    assert as_list.problem == problem
+    assert region_of(problem.hand).problem == problem  # the hand as a list of counts
 
 
 @pytest.mark.parametrize("seed", range(40))
