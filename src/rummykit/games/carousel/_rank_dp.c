@@ -22,7 +22,120 @@
 
 static PyObject *Unsupported;
 
+/* ----------------------------------------------------------------- the tables' pool */
+
+#define POOL_MAX 4                       /* emptied tables kept for the next problems */
+#define KEEP_BYTES ((size_t)1 << 18)     /* larger buffers are freed, not kept */
+
+static RankDp *pool[POOL_MAX];           /* touched only under the GIL */
+static int pool_size;
+
+static void vec_empty(Vec *v) {
+    v->size = 0;
+    if (v->cap * v->item > KEEP_BYTES) {
+        free(v->data);
+        v->data = NULL;
+        v->cap = 0;
+    }
+}
+
+static void dp_free(RankDp *p) {
+    for (int i = 0; i < 4 * 14; i++) free(p->slots[i].v);
+    for (int f = 0; f < 52; f++) free(p->class_raw[f].v);
+    free(p->raw_span_vec.data);
+    free(p->opts.data);
+    free(p->move_span_vec.data);
+    free(p->moves.data);
+    free(p->vecs.data);
+    for (int s = 0; s < 4; s++)
+        for (int r = 0; r < 14; r++) free(p->reach[s][r].data);
+    free(p->memo);
+    free(p->children);
+    free(p);
+}
+
+/* Back to the state of fresh tables, clearing only what the problem wrote. */
+static void dp_empty(RankDp *p) {
+    for (int id = 0; id < p->n_ids; id++) p->code_keys[p->code_slot[id]] = 0;
+    memset(p->seen, 0, (size_t)p->n_ids);
+    p->n_ids = 0;
+    for (int i = 0; i < 4 * 14; i++) {
+        SlotTable *t = &p->slots[i];
+        if (t->used) memset(t->v, 0, (size_t)t->used * sizeof(Slot));
+        t->used = 0;
+        if ((size_t)t->size * sizeof(Slot) > KEEP_BYTES) {
+            free(t->v);
+            t->v = NULL;
+            t->size = 0;
+        }
+    }
+    for (int f = 0; f < 52; f++) {
+        IdTable *t = &p->class_raw[f];
+        if (t->used) memset(t->v, 0, (size_t)t->used * sizeof(int32_t));
+        t->used = 0;
+    }
+    vec_empty(&p->raw_span_vec);
+    vec_empty(&p->opts);
+    vec_empty(&p->move_span_vec);
+    vec_empty(&p->moves);
+    vec_empty(&p->vecs);
+    for (int s = 0; s < 4; s++) {
+        for (int r = 0; r < 14; r++) vec_empty(&p->reach[s][r]);
+        p->have_reach[s] = 0;
+    }
+    if (p->memo_alloc * sizeof(MemoSlot) > KEEP_BYTES) {
+        free(p->memo);
+        p->memo = NULL;
+        p->memo_alloc = p->memo_cap = 0;
+    }
+}
+
+/* Empty tables for a new problem (the problem's fields are the caller's to fill). */
+static RankDp *dp_acquire(void) {
+    RankDp *p;
+    if (pool_size) {
+        p = pool[--pool_size];
+    } else {
+        p = calloc(1, sizeof *p);
+        if (!p) return NULL;
+        p->children = malloc((size_t)52 * MAX_CHILDREN * sizeof(Child));
+        if (!p->children) {
+            free(p);
+            return NULL;
+        }
+        p->raw_span_vec.item = sizeof(Span);
+        p->move_span_vec.item = sizeof(Span);
+        p->opts.item = sizeof(Opt);
+        p->moves.item = sizeof(Move);
+        p->vecs.item = sizeof(i64);
+        for (int s = 0; s < 4; s++)
+            for (int r = 0; r < 14; r++) p->reach[s][r].item = sizeof(int32_t);
+    }
+    memset(p->group_room, 0, sizeof p->group_room);
+    memset(p->charge, 0, sizeof p->charge);
+    p->finish_ready = 0;
+    p->memo_size = 0;
+    p->have_best = p->goal_reached = p->error = 0;
+    p->nodes = 0;
+    p->err_msg = NULL;
+    return p;
+}
+
+static void dp_release(RankDp *p) {
+    if (pool_size < POOL_MAX) {
+        dp_empty(p);
+        pool[pool_size++] = p;
+    } else {
+        dp_free(p);
+    }
+}
+
 /* ----------------------------------------------------------------- the type */
+
+typedef struct {
+    PyObject_HEAD
+    RankDp *dp;                 /* NULL until initialised */
+} RankDpObject;
 
 static PyObject *raise_error(RankDp *p) {
     if (p->err_msg)
@@ -32,24 +145,14 @@ static PyObject *raise_error(RankDp *p) {
     return NULL;
 }
 
-static void RankDp_dealloc(RankDp *self) {
-    for (int i = 0; i < 14 * 4; i++) {
-        free(self->raw_index[i].v);
-        free(self->move_index[i].v);
-        free(self->bound_index[i].v);
-        free(self->waived_index[i].v);
-    }
-    free(self->raw_span_vec.data);
-    free(self->opts.data);
-    free(self->move_span_vec.data);
-    free(self->moves.data);
-    free(self->vecs.data);
-    for (int s = 0; s < 4; s++)
-        if (self->have_reach[s])
-            for (int r = 0; r < 14; r++) free(self->reach[s][r].data);
-    free(self->memo);
-    free(self->children);
+static void RankDp_dealloc(RankDpObject *self) {
+    if (self->dp) dp_release(self->dp);
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static RankDp *initialised(RankDpObject *self) {
+    if (!self->dp) PyErr_SetString(PyExc_RuntimeError, "the RankDp is not initialised");
+    return self->dp;
 }
 
 static int read_ints(PyObject *seq, int *out, const char *name) {
@@ -115,7 +218,8 @@ static void relabel_suits(RankDp *p) {
         memcpy(p->weight + 13 * k, old + 13 * p->order[k], 13 * sizeof(i64));
 }
 
-static int RankDp_init(RankDp *self, PyObject *args, PyObject *Py_UNUSED(kwds)) {
+/* Read and check the problem, then build its tables (-1 with an exception set). */
+static int set_up(RankDp *p, PyObject *args) {
     PyObject *real, *jokers, *real_ext, *cap, *hand, *weight, *in_runs, *in_groups, *in_high;
     PyObject *order = Py_None;
     int min_size, max_set, ace_low, ace_high, hand_jokers;
@@ -124,11 +228,6 @@ static int RankDp_init(RankDp *self, PyObject *args, PyObject *Py_UNUSED(kwds)) 
                           &real, &jokers, &real_ext, &cap, &hand, &hand_jokers, &weight,
                           &joker_weight, &in_runs, &in_groups, &in_high, &unit, &order))
         return -1;
-    RankDp *p = self;
-    if (p->children) {
-        PyErr_SetString(PyExc_RuntimeError, "a RankDp is initialised once");
-        return -1;
-    }
     if (min_size < 2 || min_size > 4 || max_set < min_size || max_set > 4) {
         PyErr_SetString(Unsupported, "rules outside the compiled limits");
         return -1;
@@ -208,17 +307,7 @@ static int RankDp_init(RankDp *self, PyObject *args, PyObject *Py_UNUSED(kwds)) 
         p->high_cap[suit] = reach;
     }
     p->group_ok = rdp_group_table(size, max_set);
-    p->children = malloc((size_t)52 * MAX_CHILDREN * sizeof(Child));
-    if (!p->children) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    p->raw_span_vec.item = sizeof(Span);
-    p->move_span_vec.item = sizeof(Span);
-    p->opts.item = sizeof(Opt);
-    p->moves.item = sizeof(Move);
-    p->vecs.item = sizeof(i64);
-    p->n_ids = 0;
+    rdp_face_classes(p);
     if (rdp_intern(p, 0) != 0) return -1;
     int groupable[4][14] = {{0}};
     for (int s = 0; s < 4; s++)
@@ -227,7 +316,8 @@ static int RankDp_init(RankDp *self, PyObject *args, PyObject *Py_UNUSED(kwds)) 
             int m = p->real[f] + p->jokers[f] + p->hand[f];
             groupable[s][r] = p->cap[f] < m ? p->cap[f] : m;
         }
-    rdp_set_rooms(p, groupable);
+    int top[4];
+    rdp_set_rooms(p, groupable, top, 0x3FFE);
     if (rdp_suit_bounds(p) < 0) {
         raise_error(p);
         return -1;
@@ -236,14 +326,34 @@ static int RankDp_init(RankDp *self, PyObject *args, PyObject *Py_UNUSED(kwds)) 
     return 0;
 }
 
-static PyObject *RankDp_upper_bound(RankDp *self, PyObject *Py_UNUSED(ignored)) {
-    return PyLong_FromLongLong(rdp_upper_bound(self));
+static int RankDp_init(RankDpObject *self, PyObject *args, PyObject *Py_UNUSED(kwds)) {
+    if (self->dp) {
+        PyErr_SetString(PyExc_RuntimeError, "a RankDp is initialised once");
+        return -1;
+    }
+    RankDp *p = dp_acquire();
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (set_up(p, args) < 0) {
+        dp_release(p);
+        return -1;
+    }
+    self->dp = p;
+    return 0;
 }
 
-static PyObject *RankDp_depth_first(RankDp *self, PyObject *args) {
+static PyObject *RankDp_upper_bound(RankDpObject *self, PyObject *Py_UNUSED(ignored)) {
+    RankDp *p = initialised(self);
+    return p ? PyLong_FromLongLong(rdp_upper_bound(p)) : NULL;
+}
+
+static PyObject *RankDp_depth_first(RankDpObject *self, PyObject *args) {
     long long floor, target;
     if (!PyArg_ParseTuple(args, "LL", &floor, &target)) return NULL;
-    RankDp *p = self;
+    RankDp *p = initialised(self);
+    if (!p) return NULL;
     i64 top = rdp_upper_bound(p);
     if (top < 0) Py_RETURN_NONE;
     i64 unit = p->unit;
@@ -255,11 +365,7 @@ static PyObject *RankDp_depth_first(RankDp *self, PyObject *args) {
     p->error = 0;
     p->nodes = 0;
     p->err_msg = NULL;
-    free(p->memo);
-    p->memo = NULL;
-    p->memo_cap = 0;
-    p->memo_size = 0;
-    if (rdp_memo_grow(p) < 0) return PyErr_NoMemory();
+    if (rdp_memo_start(p) < 0) return PyErr_NoMemory();
     /* Aspiration: first look only for layouts reaching the bound (often one does, and
      * the search then never wanders through worse layouts on the way). The first
      * layout found is the one the plain search would stop at, since the subtrees it
@@ -287,18 +393,24 @@ static PyObject *RankDp_depth_first(RankDp *self, PyObject *args) {
     for (int k = 0; k < 4; k++) step_of[p->order[k]] = k;
     for (int i = 0; i < 52; i++) {
         int rank = i / 4 + 1, suit = i % 4;
-        int *c = p->best_path[(rank - 1) * 4 + step_of[suit]];
-        PyObject *item = Py_BuildValue("(iiiiiiii)", rank, suit, c[0], c[1], c[2], c[3],
-                                       c[4], c[5]);
+        const int8_t *c = p->best_path[(rank - 1) * 4 + step_of[suit]];
+        int values[8] = {rank, suit, c[0], c[1], c[2], c[3], c[4], c[5]};
+        PyObject *item = PyTuple_New(8);
         if (!item) { Py_DECREF(choices); return NULL; }
         PyList_SET_ITEM(choices, i, item);
+        for (int k = 0; k < 8; k++) {
+            PyObject *value = PyLong_FromLong(values[k]);
+            if (!value) { Py_DECREF(choices); return NULL; }
+            PyTuple_SET_ITEM(item, k, value);
+        }
     }
     return Py_BuildValue("(LiiN)", (long long)p->best_score, p->best_used, p->best_freed,
                          choices);
 }
 
-static PyObject *RankDp_nodes(RankDp *self, PyObject *Py_UNUSED(ignored)) {
-    return PyLong_FromLongLong(self->nodes);
+static PyObject *RankDp_nodes(RankDpObject *self, PyObject *Py_UNUSED(ignored)) {
+    RankDp *p = initialised(self);
+    return p ? PyLong_FromLongLong(p->nodes) : NULL;
 }
 
 static PyMethodDef RankDp_methods[] = {
@@ -313,7 +425,7 @@ static PyMethodDef RankDp_methods[] = {
 static PyTypeObject RankDpType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "rummykit.games.carousel._rank_dp.RankDp",
-    .tp_basicsize = sizeof(RankDp),
+    .tp_basicsize = sizeof(RankDpObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "The compiled rank DP of one placement problem.",
     .tp_new = PyType_GenericNew,

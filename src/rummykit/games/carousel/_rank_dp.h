@@ -29,6 +29,8 @@ typedef uint64_t u64;
 #define FREED_SHIFT 61
 #define GROUP_CLEAR (~(((u64)0x3FF) << GSUM_SHIFT))
 #define MAX_CHILDREN 256        /* moves kept per search step */
+#define MEMO_START_BITS 12
+#define MEMO_START (1 << MEMO_START_BITS) /* transposition table slots a search starts with */
 
 typedef struct {
     int32_t ns;  /* new suit-state id */
@@ -40,12 +42,14 @@ typedef struct {
     u64 packed;  /* ns << (suit * SUIT_BITS) */
     u64 delta;   /* (w << USED_SHIFT) + (x << FREED_SHIFT) */
     int32_t fut; /* index of the new state's bound vector */
-    int8_t g, w, x, o, u, h;
+    int8_t x, o, w, u, g, h;     /* in the order of a Child's and a path entry's */
     i64 gain;
 } Move;
 
 typedef struct {
     i64 total;
+    i64 primary;  /* total / unit */
+    i64 tie;      /* gain % unit */
     u64 key;
     i64 gain;
     int8_t x, o, w, u, g, h;
@@ -69,32 +73,61 @@ static inline int vec_reserve(Vec *v, size_t extra) {
     return 0;
 }
 
-typedef struct { u64 key; int32_t step; i64 value; } MemoSlot;
+/* A transposition-table entry, in use when `search` is the current search's number
+ * (so a new search starts from a full table without clearing it). */
+typedef struct { u64 key; int32_t step; uint32_t search; i64 value; } MemoSlot;
 
-/* A small table indexed by suit-state id, grown on demand (0 = absent). */
-typedef struct { int32_t *v; int size; } IdTable;
+/* What is known of one suit state at one (suit, r), r = 0..13, the state holding the
+ * suit's runs after rank r: indexes + 1 into the pools, 0 = absent. */
+typedef struct {
+    int32_t raw;    /* raw options of face r + 1 from the state (raw_span_vec) */
+    int32_t move;   /* the first of its moves' spans (move_span_vec) */
+    int32_t bound;  /* its bound vector (vecs) */
+    int32_t waived; /* its bound vector with the group charges waived (vecs) */
+} Slot;
 
-static inline int32_t id_get(const IdTable *t, int id) { return id < t->size ? t->v[id] : 0; }
+/* Slots indexed by suit-state id, grown on demand; `used` is one past the highest id
+ * written, so that emptying the table for the next problem clears only that much. */
+typedef struct { Slot *v; int size, used; } SlotTable;
 
-static inline int id_set(IdTable *t, int id, int32_t value) {
+static inline Slot *slot_at(SlotTable *t, int id) {
+    if (id >= t->size) {
+        int size = t->size ? t->size : 32;
+        while (size <= id) size *= 2;
+        Slot *v = realloc(t->v, (size_t)size * sizeof(Slot));
+        if (!v) return NULL;
+        memset(v + t->size, 0, (size_t)(size - t->size) * sizeof(Slot));
+        t->v = v;
+        t->size = size;
+    }
+    if (id >= t->used) t->used = id + 1;
+    return &t->v[id];
+}
+
+/* Span indexes + 1 by suit-state id (0 = absent), grown on demand, `used` as above. */
+typedef struct { int32_t *v; int size, used; } IdTable;
+
+static inline int32_t *id_at(IdTable *t, int id) {
     if (id >= t->size) {
         int size = t->size ? t->size : 32;
         while (size <= id) size *= 2;
         int32_t *v = realloc(t->v, (size_t)size * sizeof(int32_t));
-        if (!v) return -1;
+        if (!v) return NULL;
         memset(v + t->size, 0, (size_t)(size - t->size) * sizeof(int32_t));
         t->v = v;
         t->size = size;
     }
-    t->v[id] = value;
-    return 0;
+    if (id >= t->used) t->used = id + 1;
+    return &t->v[id];
 }
 
 #define CODE_SLOTS 4096         /* open addressing, load kept under a half */
 
-
-typedef struct {
-    PyObject_HEAD
+/* One problem's tables and search state. The Python object holds a pointer to one;
+ * released ones are kept (a few, emptied, their buffers still allocated) for the next
+ * problems: most problems are small, and allocating and zeroing the tables anew would
+ * cost more than solving them. */
+typedef struct RankDp {
     /* the problem */
     int min_size, max_set, ace_low, ace_high;
     int real[52], jokers[52], real_ext[52], cap[52], hand[52];
@@ -107,37 +140,45 @@ typedef struct {
     int wild_max, budget;
     int high_cap[4];
     const unsigned char (*group_ok)[64]; /* [gmax][gsum], shared per rules */
+    int groupable[4][14];       /* the counts group_room and charge were set from */
     int group_room[4][14];
     int charge[4][14][MAX_ROOM + 1];
     i64 joker_bound;
-    /* suit states */
+    /* suit states; code_keys is all zero between problems (only the slots recorded
+     * in code_slot are written) */
     uint32_t code_keys[CODE_SLOTS]; /* code + 1 (0 = empty) */
     int16_t code_ids[CODE_SLOTS];
+    int16_t code_slot[MAX_IDS];
     uint32_t codes[MAX_IDS];
     int n_ids;
-    /* raw options and moves, per (rank, suit, id): span + 1 in the pools */
-    IdTable raw_index[14 * 4];  /* per (rank, suit): span + 1, 0 = not computed */
-    Span *raw_spans;
+    unsigned char seen[MAX_IDS]; /* reach sets' marks, all zero between uses */
+    /* per (suit, r): the raw options, moves and bounds of each state (see Slot) */
+    SlotTable slots[4 * 14];
+    /* faces whose options are the same from every state (same counts, limits and,
+     * when the hand has some, weight): their class, the first such face, and per
+     * class the raw options already built from each state */
+    int face_class[52];
+    IdTable class_raw[52];
     Vec raw_span_vec;
     Vec opts;
-    IdTable move_index[14 * 4];
     Vec move_span_vec;
     Vec moves;
-    /* bounds: per (suit, rank, id) the index + 1 of a vector in vecs */
-    IdTable bound_index[4 * 14]; /* per (suit, rank) */
-    IdTable waived_index[4 * 14];
-    Vec vecs;                   /* i64 vectors of `budget` entries */
+    Vec vecs;                   /* i64 vectors of `budget` entries, end to end */
     /* reach sets: per suit and rank 0..13, lists of ids */
     Vec reach[4][14];
     int have_reach[4];
-    /* finish cache: (rank, suit, gmax, gsum) -> 0 unknown, 1 no, 2 yes */
+    /* finish cache: (rank, suit, gmax, gsum) -> 0 unknown, 1 no, 2 yes; the block of
+     * a (rank, suit) is zeroed when first used (bit rank * 4 + suit of finish_ready) */
+    u64 finish_ready;
     unsigned char finish[14][4][16][64];
     /* search */
     MemoSlot *memo;
     Child *children;            /* 52 x MAX_CHILDREN, one buffer per depth */
-    size_t memo_cap, memo_size;
-    int path[52][6];
-    int best_path[52][6];
+    size_t memo_cap, memo_alloc, memo_size;
+    uint32_t search;            /* the current search's number, from 1 */
+    int memo_shift;             /* 64 - log2(memo_cap) */
+    int8_t path[52][6];         /* per step: x, o, w, u, g, h (as in Child) */
+    int8_t best_path[52][6];
     int have_best, best_used, best_freed;
     i64 best_score;
     i64 threshold;
@@ -150,33 +191,45 @@ typedef struct {
 
 /* ------------------------------------------------ shared by the three sources */
 
+static inline SlotTable *slots_of(RankDp *p, int suit, int r) {
+    return &p->slots[suit * 14 + r];
+}
+
 static inline int32_t get_bound(RankDp *p, int suit, int rank, int id) {
-    return id_get(&p->bound_index[suit * 14 + rank], id);
+    const SlotTable *t = slots_of(p, suit, rank);
+    return id < t->size ? t->v[id].bound : 0;
 }
 
 static inline int32_t get_waived(RankDp *p, int suit, int rank, int id) {
-    return id_get(&p->waived_index[suit * 14 + rank], id);
+    const SlotTable *t = slots_of(p, suit, rank);
+    return id < t->size ? t->v[id].waived : 0;
 }
 
-/* Forget an id's entry; an id beyond the table has none (id_get reads 0). */
-static inline void id_clear(IdTable *t, int id) {
-    if (id < t->size) t->v[id] = 0;
-}
-
+/* A bound vector, by the index + 1 of its first entry in vecs. */
 static inline i64 *vec_at(RankDp *p, int32_t index1) {
-    return ((i64 *)p->vecs.data) + (size_t)(index1 - 1) * p->budget;
+    return ((i64 *)p->vecs.data) + (index1 - 1);
 }
 
 /* _rank_dp_tables.c: suit states, face options, group rooms and chain bounds */
 int rdp_intern(RankDp *p, uint32_t code);
+void rdp_face_classes(RankDp *p);
 const unsigned char (*rdp_group_table(int size, int max_set))[64];
-int rdp_set_rooms(RankDp *p, int groupable[4][14]);
+int rdp_set_rooms(RankDp *p, int groupable[4][14], int top[4], int ranks);
 int rdp_suit_bounds(RankDp *p);
-Span *rdp_raw_options(RankDp *p, int rank, int suit, int sid);
+Span *rdp_build_options(RankDp *p, int rank, int suit, int sid);
+
+/* The raw options of face (rank, suit) from state sid, built once. */
+static inline Span *rdp_raw_options(RankDp *p, int rank, int suit, int sid) {
+    const SlotTable *t = slots_of(p, suit, rank - 1);
+    int32_t idx = sid < t->size ? t->v[sid].raw : 0;
+    if (idx) return &((Span *)p->raw_span_vec.data)[idx - 1];
+    return rdp_build_options(p, rank, suit, sid);
+}
 
 /* _rank_dp_search.c: the depth-first branch and bound */
 i64 rdp_upper_bound(RankDp *p);
 int rdp_memo_grow(RankDp *p);
+int rdp_memo_start(RankDp *p);
 i64 rdp_visit(RankDp *p, int step, u64 key, i64 score);
 
 #endif

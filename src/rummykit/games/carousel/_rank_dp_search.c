@@ -40,8 +40,8 @@ static void combine(const i64 *const *vectors, int n, int budget, i64 *out) {
 }
 
 static Span *moves_from(RankDp *p, int rank, int suit, int sid) {
-    IdTable *index = &p->move_index[rank * 4 + suit];
-    int32_t idx = id_get(index, sid);
+    SlotTable *index = slots_of(p, suit, rank - 1);
+    int32_t idx = sid < index->size ? index->v[sid].move : 0;
     if (idx) return &((Span *)p->move_span_vec.data)[idx - 1];
     size_t start = p->moves.size;
     if (get_waived(p, suit, rank - 1, sid)) {
@@ -91,11 +91,18 @@ static Span *moves_from(RankDp *p, int rank, int suit, int sid) {
     }
     ((Span *)p->move_span_vec.data)[p->move_span_vec.size++] =
         (Span){(int32_t)start, (int32_t)count};
-    if (id_set(index, sid, (int32_t)(first + 1)) < 0) { p->error = 1; return NULL; }
+    Slot *slot = slot_at(index, sid);
+    if (!slot) { p->error = 1; return NULL; }
+    slot->move = (int32_t)(first + 1);
     return &((Span *)p->move_span_vec.data)[first];
 }
 
 static int can_finish(RankDp *p, int rank, int suit, int gmax, int gsum) {
+    u64 bit = (u64)1 << (rank * 4 + suit);
+    if (!(p->finish_ready & bit)) {
+        memset(p->finish[rank][suit], 0, sizeof p->finish[rank][suit]);
+        p->finish_ready |= bit;
+    }
     unsigned char *known = &p->finish[rank][suit][gmax][gsum];
     if (*known) return *known == 2;
     int most[4], n = 0, total = 0;
@@ -130,51 +137,63 @@ i64 rdp_upper_bound(RankDp *p) {
     return best <= DEAD ? -1 : best + p->joker_bound;
 }
 
-static inline size_t memo_hash(u64 key, int step) {
-    u64 h = key ^ ((u64)step * 0x9E3779B97F4A7C15ULL); /* splitmix64's finaliser */
-    h ^= h >> 30;
-    h *= 0xBF58476D1CE4E5B9ULL;
-    h ^= h >> 27;
-    h *= 0x94D049BB133111EBULL;
-    h ^= h >> 31;
-    return (size_t)h;
-}
-
-static MemoSlot *memo_find(RankDp *p, u64 key, int step) {
+/* Multiplicative hashing: the table's index is the product's top bits. */
+static inline MemoSlot *memo_find(RankDp *p, u64 key, int step) {
     size_t mask = p->memo_cap - 1;
-    size_t i = memo_hash(key, step) & mask;
-    while (p->memo[i].step >= 0) {
+    u64 h = (key ^ ((u64)step * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL;
+    size_t i = (size_t)(h >> p->memo_shift);
+    while (p->memo[i].search == p->search) {
         if (p->memo[i].key == key && p->memo[i].step == step) return &p->memo[i];
         i = (i + 1) & mask;
     }
     return &p->memo[i];
 }
 
+/* Twice the table: a fresh buffer, the old entries rehashed into it. */
 int rdp_memo_grow(RankDp *p) {
     size_t old_cap = p->memo_cap;
     MemoSlot *old = p->memo;
-    size_t cap = old_cap ? old_cap * 2 : 1 << 12;
+    size_t cap = old_cap * 2;
     MemoSlot *fresh = malloc(cap * sizeof(MemoSlot));
     if (!fresh) return -1;
-    for (size_t i = 0; i < cap; i++) fresh[i].step = -1;
+    for (size_t i = 0; i < cap; i++) fresh[i].search = 0;
     p->memo = fresh;
-    p->memo_cap = cap;
+    p->memo_cap = p->memo_alloc = cap;
+    p->memo_shift--;
     for (size_t i = 0; i < old_cap; i++)
-        if (old[i].step >= 0) *memo_find(p, old[i].key, old[i].step) = old[i];
+        if (old[i].search == p->search) *memo_find(p, old[i].key, old[i].step) = old[i];
     free(old);
     return 0;
 }
 
-static int child_before(const Child *a, const Child *b, i64 unit) {
-    i64 pa = a->total / unit, pb = b->total / unit;
-    if (pa != pb) return pa > pb;
+/* An empty table for a new search, in the buffer of the last one when it is large
+ * enough: a new search number empties it without clearing it. */
+int rdp_memo_start(RankDp *p) {
+    if (p->memo_alloc < MEMO_START) {
+        free(p->memo);
+        p->memo = calloc(MEMO_START, sizeof(MemoSlot));
+        p->memo_alloc = p->memo ? MEMO_START : 0;
+        if (!p->memo) return -1;
+    }
+    if (++p->search == 0) { /* numbers wrapped: clear the buffer once */
+        for (size_t i = 0; i < p->memo_alloc; i++) p->memo[i].search = 0;
+        p->search = 1;
+    }
+    p->memo_cap = MEMO_START;
+    p->memo_shift = 64 - MEMO_START_BITS;
+    p->memo_size = 0;
+    return 0;
+}
+
+static inline int child_before(const Child *a, const Child *b) {
+    if (a->primary != b->primary) return a->primary > b->primary;
     if (a->w != b->w) return a->w < b->w;
-    i64 ta = a->gain % unit, tb = b->gain % unit;
-    if (ta != tb) return ta > tb;
+    if (a->tie != b->tie) return a->tie > b->tie;
     return a->total > b->total;
 }
 
-i64 rdp_visit(RankDp *p, int step, u64 key, i64 score) {
+/* above: the parent's bound vectors of the other suits (NULL at the root). */
+static i64 visit(RankDp *p, int step, u64 key, i64 score, const i64 *const *above) {
     if (p->error || p->goal_reached) return NEG;
     if (step == 52) {
         int used = (int)((key >> USED_SHIFT) & 7);
@@ -197,7 +216,7 @@ i64 rdp_visit(RankDp *p, int step, u64 key, i64 score) {
         return total;
     }
     MemoSlot *slot = memo_find(p, key, step);
-    int known_present = slot->step >= 0;
+    int known_present = slot->search == p->search;
     i64 known = known_present ? slot->value : 0;
     if (known_present && score + known <= p->threshold) return score + known;
 
@@ -213,9 +232,26 @@ i64 rdp_visit(RankDp *p, int step, u64 key, i64 score) {
     Span *span = &spans[left];  /* the moves placing at most `left` wild items */
     int gsum = (int)((key >> GSUM_SHIFT) & 63);
     int gmax = (int)((key >> GMAX_SHIFT) & 15);
+    /* The other suits' bounds: the suits before this one are at rank, the others
+     * before it. Within a rank, they are the parent's but for the parent's suit. */
     const i64 *others[3];
     int n_others = 0;
-    for (int t = 0; t < 4; t++) {
+    if (above) { /* suit > 0 */
+        int t = suit - 1;
+        int st = (int)((key >> (t * SUIT_BITS)) & SUIT_MASK);
+        int32_t fi = get_bound(p, t, rank, st);
+        if (!fi) {
+            p->err_msg = "missing bound";
+            p->error = 1;
+            return NEG;
+        }
+        others[0] = above[0];
+        others[1] = above[1];
+        others[2] = above[2];
+        others[t] = vec_at(p, fi);
+        n_others = 3;
+    }
+    for (int t = 0; t < 4 && !above; t++) {
         if (t == suit) continue;
         int st = (int)((key >> (t * SUIT_BITS)) & SUIT_MASK);
         int32_t fi = t < suit ? get_bound(p, t, rank, st)
@@ -228,7 +264,10 @@ i64 rdp_visit(RankDp *p, int step, u64 key, i64 score) {
         others[n_others++] = vec_at(p, fi);
     }
     i64 rest[MAX_BUDGET];
-    combine(others, n_others, left, rest);
+    if (!left)
+        rest[0] = others[0][0] + others[1][0] + others[2][0];
+    else
+        combine(others, n_others, left, rest);
     i64 base_score = score + p->joker_bound;
     Child *children = p->children + (size_t)step * MAX_CHILDREN;
     int n_children = 0;
@@ -277,9 +316,15 @@ i64 rdp_visit(RankDp *p, int step, u64 key, i64 score) {
             p->error = 1;
             return NEG;
         }
-        Child c = {total, nk, m->gain, m->x, m->o, m->w, m->u, m->g, m->h};
+        Child c;
+        c.total = total;
+        c.primary = total / p->unit;
+        c.tie = m->gain % p->unit;
+        c.key = nk;
+        c.gain = m->gain;
+        memcpy(&c.x, &m->x, 6);
         int j = n_children++;
-        while (j > 0 && child_before(&c, &children[j - 1], p->unit)) {
+        while (j > 0 && child_before(&c, &children[j - 1])) {
             children[j] = children[j - 1];
             j--;
         }
@@ -291,10 +336,8 @@ i64 rdp_visit(RankDp *p, int step, u64 key, i64 score) {
             if (c->total > result) result = c->total;
             break;
         }
-        int *entry = p->path[step];
-        entry[0] = c->x; entry[1] = c->o; entry[2] = c->w;
-        entry[3] = c->u; entry[4] = c->g; entry[5] = c->h;
-        i64 found = rdp_visit(p, step + 1, c->key, score + c->gain);
+        memcpy(p->path[step], &c->x, 6);
+        i64 found = visit(p, step + 1, c->key, score + c->gain, suit < 3 ? others : NULL);
         if (p->error || p->goal_reached) return NEG;
         if (found > result) result = found;
     }
@@ -303,13 +346,18 @@ i64 rdp_visit(RankDp *p, int step, u64 key, i64 score) {
         if (rdp_memo_grow(p) < 0) { p->error = 1; return NEG; }
     }
     slot = memo_find(p, key, step);
-    if (slot->step < 0) {
+    if (slot->search != p->search) {
         slot->key = key;
         slot->step = step;
+        slot->search = p->search;
         slot->value = future_bound;
         p->memo_size++;
     } else if (future_bound < slot->value) {
         slot->value = future_bound;
     }
     return result;
+}
+
+i64 rdp_visit(RankDp *p, int step, u64 key, i64 score) {
+    return visit(p, step, key, score, NULL);
 }

@@ -10,17 +10,6 @@
 static inline int code_hi(uint32_t code) { return (int)(code & 7); }
 static inline int code_count(uint32_t code, int k) { return (int)((code >> (3 + 3 * (k - 1))) & 7); }
 
-static int encode(RankDp *p, int hi, const int *counts, uint32_t *out) {
-    if (hi > 7) return -1;
-    uint32_t code = (uint32_t)hi;
-    for (int k = 1; k <= p->min_size + 1; k++) {
-        if (counts[k] > 7) return -1;
-        code |= (uint32_t)counts[k] << (3 + 3 * (k - 1));
-    }
-    *out = code;
-    return 0;
-}
-
 int rdp_intern(RankDp *p, uint32_t code) {
     size_t i = (code * 2654435761u) & (CODE_SLOTS - 1);
     while (p->code_keys[i]) {
@@ -36,41 +25,50 @@ int rdp_intern(RankDp *p, uint32_t code) {
     p->codes[id] = code;
     p->code_keys[i] = code + 1;
     p->code_ids[i] = (int16_t)id;
+    p->code_slot[id] = (int16_t)i;
     return id;
 }
 
-/* Open runs after u items of one suit join runs at rank (2-13); 0 ok, 1 none, -1 error. */
-static int run_step(RankDp *p, uint32_t code, int u, int rank, int last, uint32_t *out) {
+/* The open runs after u = 0..umax items of one suit join the runs of `code` at rank
+ * (2-13): state[u] is 0 (the new code in out[u]), 1 (no such split) or 2 (too many
+ * open runs to encode). Whatever u is, the short runs move up a class (no class can
+ * overflow then: each receives one class's count); the u - shorts other items extend
+ * the runs of class size, then size + 1, then open runs of class 1. */
+enum { SPLIT_OK, SPLIT_NONE, SPLIT_OVERFLOW };
+
+static void run_steps(RankDp *p, uint32_t code, int umax, int rank, uint32_t *out,
+                      unsigned char *state) {
     int size = p->min_size;
     int hi = code_hi(code);
-    int c[MAX_CLASS + 2] = {0};
-    int nc[MAX_CLASS + 2] = {0};
+    int last = hi ? 14 : 13;
+    int top = (hi && rank == size) ? size + 1 : size; /* where class size - 1 goes */
+    uint32_t base = (uint32_t)hi;
     int shorts = 0;
-    for (int k = 1; k <= size + 1; k++) c[k] = code_count(code, k);
-    for (int k = 1; k < size; k++) shorts += c[k];
-    if (u < shorts) return 1;
-    int rest = u - shorts;
     for (int k = 1; k < size; k++) {
-        int nk = k + 1;
-        if (nk >= size) nk = (hi && rank == size) ? size + 1 : size;
-        nc[nk] += c[k];
+        int count = code_count(code, k);
+        shorts += count;
+        base += (uint32_t)count << (3 * (k + 1 < size ? k + 1 : top));
     }
-    int ext = rest < c[size] ? rest : c[size];
-    nc[size] += ext;
-    rest -= ext;
-    ext = rest < c[size + 1] ? rest : c[size + 1];
-    nc[size + 1] += ext;
-    rest -= ext;
-    if (rest) {
-        if (rank + size - 1 > last) return 1;
-        nc[1] += rest;
+    int at_size = code_count(code, size), at_next = code_count(code, size + 1);
+    int moved_size = top == size ? code_count(code, size - 1) : 0;
+    int moved_next = top == size ? 0 : code_count(code, size - 1);
+    for (int u = 0; u <= umax; u++) {
+        state[u] = SPLIT_NONE;
+        if (u < shorts) continue;
+        int rest = u - shorts;
+        int e1 = rest < at_size ? rest : at_size;
+        rest -= e1;
+        int e2 = rest < at_next ? rest : at_next;
+        rest -= e2;
+        if (rest && rank + size - 1 > last) continue;
+        if (moved_size + e1 > 7 || moved_next + e2 > 7 || rest > 7) {
+            state[u] = SPLIT_OVERFLOW;
+            continue;
+        }
+        out[u] = base + ((uint32_t)e1 << (3 * size)) + ((uint32_t)e2 << (3 * (size + 1))) +
+                 ((uint32_t)rest << 3);
+        state[u] = SPLIT_OK;
     }
-    if (encode(p, hi, nc, out) < 0) {
-        p->err_msg = "too many open runs";
-        p->error = 1;
-        return -1;
-    }
-    return 0;
 }
 
 static int final_ok(RankDp *p, uint32_t code) {
@@ -110,95 +108,109 @@ const unsigned char (*rdp_group_table(int size, int max_set))[64] {
 
 /* ----------------------------------------------------------------- face options */
 
-#define MAX_SPLITS 256
-typedef struct { uint32_t code; int u, h; } Split;
+#define MAX_ITEMS 8             /* items of a face: the constructor refuses more than 7 */
 
-static int splits(RankDp *p, uint32_t code, int t, int rank, int high_cap, Split *out) {
-    int n = 0;
-    if (rank == 1) {
-        int hmax = p->ace_high ? (t < high_cap ? t : high_cap) : 0;
-        for (int h = 0; h <= hmax; h++) {
-            int umax = p->ace_low ? t - h : 0;
-            for (int u = 0; u <= umax; u++) {
-                int counts[MAX_CLASS + 2] = {0};
-                counts[1] = u;
-                uint32_t nc;
-                if (encode(p, h, counts, &nc) < 0) {
-                    p->err_msg = "too many open runs";
-                    p->error = 1;
-                    return -1;
-                }
-                if (n >= MAX_SPLITS) { p->err_msg = "too many run splits"; p->error = 1; return -1; }
-                out[n++] = (Split){nc, u, h};
-            }
-        }
-    } else {
-        int last = code_hi(code) ? 14 : 13;
-        for (int u = 0; u <= t; u++) {
-            uint32_t nc;
-            int r = run_step(p, code, u, rank, last, &nc);
-            if (r < 0) return -1;
-            if (r == 0) {
-                if (n >= MAX_SPLITS) { p->err_msg = "too many run splits"; p->error = 1; return -1; }
-                out[n++] = (Split){nc, u, 0};
-            }
-        }
-    }
-    return n;
+/* One option: t items of the face split into u run items, h high-run items (rank 1)
+ * and g = t - u - h group items, leading to suit state ns. */
+static inline void add_option(RankDp *p, int32_t ns, int t, int u, int h, int x, int o, int w,
+                             i64 base_gain, int kept, int in_groups, int runs_kept,
+                             int in_high) {
+    int g = t - u - h;
+    int keep = kept + (g < in_groups ? g : in_groups);
+    keep += (u < runs_kept ? u : runs_kept) + (h < in_high ? h : in_high);
+    Opt *all = (Opt *)p->opts.data;
+    all[p->opts.size++] = (Opt){ns, (int8_t)g, (int8_t)w, (int8_t)x, (int8_t)o,
+                                (int8_t)u, (int8_t)h, base_gain + keep};
 }
 
-/* The raw options of one face from one suit state (as PythonRankDp.raw_options). */
-Span *rdp_raw_options(RankDp *p, int rank, int suit, int sid) {
-    IdTable *index = &p->raw_index[rank * 4 + suit];
-    int32_t idx = id_get(index, sid);
-    if (idx) return &((Span *)p->raw_span_vec.data)[idx - 1];
+/* The id of a split's new state, interned when first met (so ids are given in the
+ * order the options meet them). */
+static inline int32_t split_id(RankDp *p, int32_t *cached, uint32_t code) {
+    if (*cached < 0) *cached = rdp_intern(p, code);
+    return *cached;
+}
+
+/* The raw options of one face from one suit state (as PythonRankDp.raw_options), when
+ * rdp_raw_options has not met them: those of the face's class from the same state if
+ * built, else built in PythonRankDp's order (x, o, w, then the splits of
+ * t = forced + o + w). No option's (ns, g, w, x) repeats another's: the new code's
+ * open runs number u (or give h and u, at rank 1), so ns fixes the split, hence t
+ * and o; the Python class's merging of equal options never applies. */
+Span *rdp_build_options(RankDp *p, int rank, int suit, int sid) {
+    SlotTable *index = slots_of(p, suit, rank - 1);
     int face = suit * 13 + rank - 1;
+    IdTable *shared = &p->class_raw[p->face_class[face]];
+    int32_t known = sid < shared->size ? shared->v[sid] : 0;
+    if (known) {
+        Slot *slot = slot_at(index, sid);
+        if (!slot) { p->error = 1; return NULL; }
+        slot->raw = known;
+        return &((Span *)p->raw_span_vec.data)[known - 1];
+    }
     int kept_max = p->jokers[face];
     int real = p->real[face];
     int hand = p->hand[face];
     int cap = p->cap[face];
     int most = real + kept_max + hand + p->wild_max;
     if (most < cap) cap = most;
+    if (cap >= MAX_ITEMS) { p->err_msg = "too many run splits"; p->error = 1; return NULL; }
     int real_ext = p->real_ext[face] < kept_max ? p->real_ext[face] : kept_max;
-    int high_cap = rank == 1 ? p->high_cap[suit] : 0;
     int in_runs = p->in_runs[face], in_groups = p->in_groups[face], in_high = p->in_high[face];
+    int runs_kept = in_runs - in_high;
+    i64 weight = p->weight[face];
     uint32_t code = p->codes[sid];
     size_t start = p->opts.size;
-    Split sp[MAX_SPLITS];
+    /* rank > 1: the split of u items; rank 1: code h + (u << 3) (never overflows) */
+    uint32_t ucode[MAX_ITEMS];
+    unsigned char ustate[MAX_ITEMS];
+    int32_t ids[MAX_ITEMS][MAX_ITEMS];
+    memset(ids, 0xFF, sizeof ids);
+    int overflow_from = MAX_ITEMS;  /* the least u whose split overflows */
+    int hcap = 0;
+    if (rank > 1) {
+        run_steps(p, code, cap, rank, ucode, ustate);
+        for (int u = cap; u >= 0; u--)
+            if (ustate[u] == SPLIT_OVERFLOW) overflow_from = u;
+    } else if (p->ace_high) {
+        hcap = p->high_cap[suit];
+    }
     for (int x = 0; x <= kept_max; x++) {
         int forced = real + kept_max - x;
         if (forced > cap) continue;
         for (int o = 0; o <= hand; o++) {
             if (x > real + real_ext + o) continue;
+            i64 base_gain = (i64)o * weight;
             for (int w = 0; w <= p->wild_max; w++) {
                 int t = forced + o + w;
                 if (t > cap) break;
-                int n = splits(p, code, t, rank, high_cap, sp);
-                if (n < 0) return NULL;
-                for (int i = 0; i < n; i++) {
-                    int u = sp[i].u, h = sp[i].h;
-                    int g = t - u - h;
-                    int keep = (kept_max - x) + (g < in_groups ? g : in_groups);
-                    int runs_kept = in_runs - in_high;
-                    keep += (u < runs_kept ? u : runs_kept) + (h < in_high ? h : in_high);
-                    int ns = rdp_intern(p, sp[i].code);
-                    if (ns < 0) return NULL;
-                    Opt *all = (Opt *)p->opts.data;
-                    size_t j;
-                    for (j = start; j < p->opts.size; j++)
-                        if (all[j].ns == ns && all[j].g == g && all[j].w == w && all[j].x == x) break;
-                    i64 gain = (i64)o * p->weight[face] + keep;
-                    if (j < p->opts.size) {
-                        if (gain > all[j].gain) {
-                            all[j].o = (int8_t)o; all[j].u = (int8_t)u; all[j].h = (int8_t)h;
-                            all[j].gain = gain;
-                        }
-                        continue;
+                if (overflow_from <= t) {
+                    p->err_msg = "too many open runs";
+                    p->error = 1;
+                    return NULL;
+                }
+                if (vec_reserve(&p->opts, (size_t)(t + 1) * (t + 1)) < 0) {
+                    p->error = 1;
+                    return NULL;
+                }
+                if (rank > 1) {
+                    for (int u = 0; u <= t; u++) {
+                        if (ustate[u] != SPLIT_OK) continue;
+                        int32_t ns = split_id(p, &ids[0][u], ucode[u]);
+                        if (ns < 0) return NULL;
+                        add_option(p, ns, t, u, 0, x, o, w, base_gain, kept_max - x,
+                                   in_groups, runs_kept, in_high);
                     }
-                    if (vec_reserve(&p->opts, 1) < 0) { p->error = 1; return NULL; }
-                    all = (Opt *)p->opts.data;
-                    all[p->opts.size++] = (Opt){ns, (int8_t)g, (int8_t)w, (int8_t)x, (int8_t)o,
-                                                (int8_t)u, (int8_t)h, gain};
+                    continue;
+                }
+                int hmax = t < hcap ? t : hcap;
+                for (int h = 0; h <= hmax; h++) {
+                    int umax = p->ace_low ? t - h : 0;
+                    for (int u = 0; u <= umax; u++) {
+                        int32_t ns = split_id(p, &ids[h][u], (uint32_t)h | ((uint32_t)u << 3));
+                        if (ns < 0) return NULL;
+                        add_option(p, ns, t, u, h, x, o, w, base_gain, kept_max - x,
+                                   in_groups, runs_kept, in_high);
+                    }
                 }
             }
         }
@@ -206,26 +218,80 @@ Span *rdp_raw_options(RankDp *p, int rank, int suit, int sid) {
     if (vec_reserve(&p->raw_span_vec, 1) < 0) { p->error = 1; return NULL; }
     Span *spans = (Span *)p->raw_span_vec.data;
     spans[p->raw_span_vec.size] = (Span){(int32_t)start, (int32_t)(p->opts.size - start)};
-    if (id_set(index, sid, (int32_t)(++p->raw_span_vec.size)) < 0) { p->error = 1; return NULL; }
-    return &spans[p->raw_span_vec.size - 1];
+    int32_t made = (int32_t)(++p->raw_span_vec.size);
+    Slot *slot = slot_at(index, sid);
+    int32_t *again = id_at(shared, sid);
+    if (!slot || !again) { p->error = 1; return NULL; }
+    slot->raw = *again = made;
+    return &spans[made - 1];
+}
+
+/* What a face's raw options depend on besides the state: its counts and limits, the
+ * weight of its hand cards (when it has some), and its rank only through the run
+ * rules (rank 1 opens runs; rank min_size may close a high run; late ranks cannot
+ * open runs). */
+typedef struct { u64 v[4]; } FaceSig;
+
+static FaceSig face_sig(RankDp *p, int face) {
+    int rank = face % 13 + 1, suit = face / 13;
+    int kept_max = p->jokers[face], real = p->real[face], hand = p->hand[face];
+    int cap = p->cap[face];
+    int most = real + kept_max + hand + p->wild_max;
+    int size = p->min_size;
+    u64 rules;
+    if (rank == 1)
+        rules = 1 | (u64)p->high_cap[suit] << 4;
+    else
+        rules = 2 | (rank == size) << 2 | (rank + size - 1 > 13) << 3 |
+                (rank + size - 1 > 14) << 4;
+    /* counts are at most 1 << 20 (read_ints), high_cap at most 1 << 12 */
+    FaceSig sig = {{(u64)kept_max | (u64)real << 21 | (u64)hand << 42,
+                    (u64)(cap < most ? cap : most) |
+                        (u64)(p->real_ext[face] < kept_max ? p->real_ext[face] : kept_max) << 21 |
+                        (u64)p->in_runs[face] << 42,
+                    (u64)p->in_groups[face] | (u64)p->in_high[face] << 21 | rules << 42,
+                    hand ? (u64)p->weight[face] : 0}};
+    return sig;
+}
+
+void rdp_face_classes(RankDp *p) {
+    FaceSig sigs[52];
+    int8_t table[128];          /* open addressing: face + 1 of each class, 0 = empty */
+    memset(table, 0, sizeof table);
+    for (int f = 0; f < 52; f++) {
+        FaceSig sig = sigs[f] = face_sig(p, f);
+        u64 h = ((sig.v[0] * 0x9E3779B97F4A7C15ULL ^ sig.v[1]) * 0xBF58476D1CE4E5B9ULL ^
+                 sig.v[2]) * 0x94D049BB133111EBULL ^ sig.v[3];
+        h *= 0x9E3779B97F4A7C15ULL;
+        size_t i = (size_t)(h >> 57);
+        while (table[i]) {
+            const FaceSig *other = &sigs[table[i] - 1];
+            if (other->v[0] == sig.v[0] && other->v[1] == sig.v[1] &&
+                other->v[2] == sig.v[2] && other->v[3] == sig.v[3])
+                break;
+            i = (i + 1) & 127;
+        }
+        if (!table[i]) table[i] = (int8_t)(f + 1);
+        p->face_class[f] = table[i] - 1;
+    }
 }
 
 /* ----------------------------------------------------------------- bounds */
 
 static int set_bound(RankDp *p, int suit, int rank, int id, int32_t value) {
-    return id_set(&p->bound_index[suit * 14 + rank], id, value);
-}
-
-static int set_waived(RankDp *p, int suit, int rank, int id, int32_t value) {
-    return id_set(&p->waived_index[suit * 14 + rank], id, value);
+    Slot *slot = slot_at(slots_of(p, suit, rank), id);
+    if (!slot) { p->error = 1; return -1; }
+    slot->bound = value;
+    return 0;
 }
 
 static int32_t new_vec(RankDp *p, const i64 *values) {
     if (vec_reserve(&p->vecs, p->budget) < 0) { p->error = 1; return 0; }
-    i64 *dst = ((i64 *)p->vecs.data) + p->vecs.size;
+    size_t at = p->vecs.size;
+    i64 *dst = ((i64 *)p->vecs.data) + at;
     for (int k = 0; k < p->budget; k++) dst[k] = values[k] > DEAD ? values[k] : NEG;
     p->vecs.size += p->budget;
-    return (int32_t)(p->vecs.size / p->budget);
+    return (int32_t)(at + 1);
 }
 
 static int reach_add(Vec *v, int id, unsigned char *seen) {
@@ -236,13 +302,18 @@ static int reach_add(Vec *v, int id, unsigned char *seen) {
     return 0;
 }
 
-/* Group rooms and joker charges; returns a bit mask of the suits that changed. */
-int rdp_set_rooms(RankDp *p, int groupable[4][14]) {
+/* Group rooms and joker charges of the ranks in `ranks` (bit r: rank r), which
+ * depend on the rank's groupable counts only; returns a bit mask of the suits that
+ * changed, and sets top[suit] to the highest rank of the suit that changed (0: none). */
+int rdp_set_rooms(RankDp *p, int groupable[4][14], int top[4], int ranks) {
     int size = p->min_size;
     int jokers = p->wild_max;
     int changed = 0;
+    for (int suit = 0; suit < 4; suit++) top[suit] = 0;
     for (int rank = 1; rank <= 13; rank++) {
+        if (!(ranks & (1 << rank))) continue;
         for (int suit = 0; suit < 4; suit++) {
+            p->groupable[suit][rank] = groupable[suit][rank];
             int face = suit * 13 + rank - 1;
             int lowest = 1;
             for (int t = 0; t < suit; t++)
@@ -266,26 +337,27 @@ int rdp_set_rooms(RankDp *p, int groupable[4][14]) {
                 int need = (size - 1) * g - free;
                 charges[g] = lowest && need > 0 ? need : 0;
             }
-            int differs = room != p->group_room[suit][rank];
-            for (int g = 0; g <= MAX_ROOM && !differs; g++)
-                if (charges[g] != p->charge[suit][rank][g]) differs = 1;
-            if (differs) {
+            if (room != p->group_room[suit][rank] ||
+                memcmp(charges, p->charge[suit][rank], sizeof charges)) {
                 p->group_room[suit][rank] = room;
                 memcpy(p->charge[suit][rank], charges, sizeof charges);
                 changed |= 1 << suit;
+                top[suit] = rank;
             }
         }
     }
     return changed;
 }
 
-static int suit_chain(RankDp *p, int suit) {
+/* The suit's reach sets (once) and its bounds at ranks below `from` (14: all), those
+ * above staying as they are: a bound depends on the rooms and charges of the ranks
+ * after its own only. */
+static int suit_chain(RankDp *p, int suit, int from) {
     int budget = p->budget;
-    if (!p->have_reach[suit]) {
-        unsigned char *seen = calloc(MAX_IDS, 1);
-        if (!seen) { p->error = 1; return -1; }
-        for (int r = 0; r < 14; r++) p->reach[suit][r] = (Vec){NULL, 0, 0, sizeof(int32_t)};
-        if (reach_add(&p->reach[suit][0], 0, seen) < 0) { free(seen); return -1; }
+    int fresh = !p->have_reach[suit]; /* no bounds yet to clear */
+    if (fresh) {
+        unsigned char *seen = p->seen;
+        if (reach_add(&p->reach[suit][0], 0, seen) < 0) { p->error = 1; return -1; }
         for (int rank = 1; rank <= 13; rank++) {
             int room = p->group_room[suit][rank];
             int *charge = p->charge[suit][rank];
@@ -295,32 +367,33 @@ static int suit_chain(RankDp *p, int suit) {
             for (size_t i = 0; i < prev->size; i++) {
                 int sid = ((int32_t *)prev->data)[i];
                 Span *span = rdp_raw_options(p, rank, suit, sid);
-                if (!span) { free(seen); return -1; }
+                if (!span) return -1;
                 for (int j = 0; j < span->count; j++) {
                     Opt *o = &((Opt *)p->opts.data)[span->start + j];
                     if (o->g <= room && o->w + charge[o->g] < budget)
                         if (reach_add(&p->reach[suit][rank], o->ns, seen) < 0) {
-                            free(seen);
+                            p->error = 1;
                             return -1;
                         }
                 }
             }
         }
-        free(seen);
+        Vec *last = &p->reach[suit][13];
+        for (size_t i = 0; i < last->size; i++) seen[((int32_t *)last->data)[i]] = 0;
         p->have_reach[suit] = 1;
     }
     /* Clear the suit's old bounds. */
-    for (int rank = 0; rank < 14; rank++) {
+    for (int rank = 0; !fresh && rank < from; rank++) {
         Vec *r = &p->reach[suit][rank];
         for (size_t i = 0; i < r->size; i++) {
             int sid = ((int32_t *)r->data)[i];
-            id_clear(&p->bound_index[suit * 14 + rank], sid);
-            id_clear(&p->waived_index[suit * 14 + rank], sid);
+            SlotTable *t = slots_of(p, suit, rank);
+            if (sid < t->size) t->v[sid].bound = t->v[sid].waived = 0;
         }
     }
     i64 zero[MAX_BUDGET] = {0};
     Vec *last = &p->reach[suit][13];
-    for (size_t i = 0; i < last->size; i++) {
+    for (size_t i = 0; from == 14 && i < last->size; i++) {
         int sid = ((int32_t *)last->data)[i];
         if (final_ok(p, p->codes[sid])) {
             int32_t v = new_vec(p, zero);
@@ -328,26 +401,32 @@ static int suit_chain(RankDp *p, int suit) {
             if (set_bound(p, suit, 13, sid, v) < 0) return -1;
         }
     }
-    for (int rank = 13; rank >= 1; rank--) {
+    for (int rank = from < 14 ? from : 13; rank >= 1; rank--) {
         int room = p->group_room[suit][rank];
         int *charge = p->charge[suit][rank];
         Vec *here = &p->reach[suit][rank - 1];
+        const SlotTable *next = slots_of(p, suit, rank);
+        SlotTable *own = slots_of(p, suit, rank - 1);
         for (size_t i = 0; i < here->size; i++) {
             int sid = ((int32_t *)here->data)[i];
             Span *span = rdp_raw_options(p, rank, suit, sid);
             if (!span) return -1;
             i64 top[MAX_BUDGET], freev[MAX_BUDGET];
             for (int k = 0; k < budget; k++) top[k] = freev[k] = NEG;
+            const Opt *opts = (const Opt *)p->opts.data + span->start;
+            int charged = 0;
             for (int j = 0; j < span->count; j++) {
-                Opt *o = &((Opt *)p->opts.data)[span->start + j];
-                int32_t fi = get_bound(p, suit, rank, o->ns);
-                if (!fi || o->g > room) continue;
+                const Opt *o = &opts[j];
+                if (o->g > room || o->ns >= next->size) continue;
+                int32_t fi = next->v[o->ns].bound;
+                if (!fi) continue;
                 const i64 *future = vec_at(p, fi);
-                if (budget == 1) {
+                if (budget == 1) { /* no jokers: no charges (see rdp_set_rooms) */
                     i64 value = o->gain + future[0];
-                    if (value > top[0]) top[0] = value;
+                    if (value > top[0]) top[0] = freev[0] = value;
                     continue;
                 }
+                charged |= charge[o->g];
                 int cost = o->w + charge[o->g];
                 for (int k = o->w; k < budget; k++) {
                     i64 value = o->gain + future[k - o->w];
@@ -358,24 +437,21 @@ static int suit_chain(RankDp *p, int suit) {
                     }
                 }
             }
-            if (budget == 1) {
-                if (top[0] > DEAD) {
-                    int32_t v = new_vec(p, top);
-                    if (!v) return -1;
-                    if (set_bound(p, suit, rank - 1, sid, v) < 0) return -1;
-                    if (set_waived(p, suit, rank - 1, sid, v) < 0) return -1;
-                }
-                continue;
+            /* the charges often change nothing: then one vector serves both */
+            int has_top = top[budget - 1] > DEAD, has_free = freev[budget - 1] > DEAD;
+            if (!has_top && !has_free) continue;
+            Slot *slot = slot_at(own, sid);
+            if (!slot) { p->error = 1; return -1; }
+            int32_t v = 0;
+            if (has_top) {
+                if (!(v = new_vec(p, top))) return -1;
+                slot->bound = v;
             }
-            if (top[budget - 1] > DEAD) {
-                int32_t v = new_vec(p, top);
-                if (!v) return -1;
-                if (set_bound(p, suit, rank - 1, sid, v) < 0) return -1;
-            }
-            if (freev[budget - 1] > DEAD) {
-                int32_t v = new_vec(p, freev);
-                if (!v) return -1;
-                if (set_waived(p, suit, rank - 1, sid, v) < 0) return -1;
+            if (has_free) {
+                int same = has_top;
+                for (int k = 0; same && charged && k < budget; k++) same = top[k] == freev[k];
+                if (!same && !(v = new_vec(p, freev))) return -1;
+                slot->waived = v;
             }
         }
     }
@@ -384,13 +460,17 @@ static int suit_chain(RankDp *p, int suit) {
 
 int rdp_suit_bounds(RankDp *p) {
     int stale = 0xF;
-    int groupable[4][14] = {{0}};
+    int upto[4] = {13, 13, 13, 13}; /* per suit, the highest rank whose bounds changed */
+    int groupable[4][14];
+    memcpy(groupable, p->groupable, sizeof groupable);
     for (int suit = 0; suit < 4; suit++)
-        if (suit_chain(p, suit) < 0) return -1;
+        if (suit_chain(p, suit, 14) < 0) return -1;
     for (int round = 0; round < 1000; round++) {
+        int ranks = 0; /* the ranks whose groupable counts changed */
         for (int suit = 0; suit < 4; suit++) {
             if (!(stale & (1 << suit))) continue;
-            for (int rank = 1; rank <= 13; rank++) {
+            /* above upto, neither the bounds nor the rooms changed */
+            for (int rank = 1; rank <= upto[suit]; rank++) {
                 int room = p->group_room[suit][rank];
                 int *charge = p->charge[suit][rank];
                 int top = 0;
@@ -412,14 +492,17 @@ int rdp_suit_bounds(RankDp *p) {
                         if (v > top) top = v;
                     }
                 }
-                groupable[suit][rank] = top;
+                if (groupable[suit][rank] != top) {
+                    groupable[suit][rank] = top;
+                    ranks |= 1 << rank;
+                }
             }
         }
-        stale = rdp_set_rooms(p, groupable);
+        stale = rdp_set_rooms(p, groupable, upto, ranks);
         if (!stale) return 0;
         for (int suit = 0; suit < 4; suit++)
             if (stale & (1 << suit))
-                if (suit_chain(p, suit) < 0) return -1;
+                if (suit_chain(p, suit, upto[suit]) < 0) return -1;
     }
     p->err_msg = "group rooms did not settle";
     p->error = 1;
