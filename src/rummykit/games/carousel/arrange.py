@@ -159,12 +159,12 @@ def tries_quick_path(
 ) -> bool:
     """Whether :func:`best_placement` tries the quick layout before the rank DP. When
     it does not, ``few_changes`` changes nothing: the answer is the rank DP's either way."""
+    if compiled_in_use() and not few_changes:
+        return False  # the compiled rank DP is faster than the quick moves
     table_size = sum(map(len, table))
     jokers = _jokers_in(table)
     hand_jokers = [card & _FACE_MASK for card in hand].count(JOKER_FACE)
     quick_first = table_size >= _QUICK_TABLE or (hand_jokers and table_size >= _QUICK_JOKER_TABLE)
-    if compiled_in_use() and not few_changes:
-        quick_first = False  # the compiled rank DP is faster than the quick moves
     joker_count = jokers + hand_jokers
     return bool(quick_first) and joker_count <= 2 and joker_count < rules.min_size
 
@@ -331,9 +331,9 @@ def _choose_region(
         # Re-solve with only the melds around the cards that move opened.
         primary = better.score // stable
         seeds = 0
-        for choice in better.choices:  # (rank, suit, freed x, hand o, wild w, ...)
-            if choice[2] or choice[3] or choice[4]:
-                seeds |= 1 << (choice[1] * 13 + choice[0] - 1)
+        for rank, suit, x, o, w, _u, _g, _h in better.choices:
+            if x or o or w:  # jokers freed, hand cards, wild jokers
+                seeds |= 1 << (suit * 13 + rank - 1)
         for ring in regions.rings(seeds, 3):
             if regions.size(ring) > most:
                 break

@@ -10,7 +10,7 @@ several regions of one table for one hand: :class:`Regions` counts what they sha
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -240,8 +240,8 @@ class Regions:
         sizes = self._table.sizes
         return sum([sizes[i] for i in open_melds])
 
-    def rings(self, seeds: int, count: int) -> list[list[int]]:
-        """:func:`rings` around the faces of the mask ``seeds``."""
+    def rings(self, seeds: int, count: int) -> Iterator[list[int]]:
+        """:func:`rings` around the faces of the mask ``seeds``, each grown when asked for."""
         return _rings(self._table.masks, seeds, count)
 
     def region(self, open_melds: list[int]) -> Region:
@@ -504,20 +504,18 @@ def rings(melds: list[tuple[Card, ...]], seeds: set[int], count: int) -> list[li
     faces = 0
     for face in seeds:
         faces |= 1 << face
-    return _rings(table_counts(melds).masks, faces, count)
+    return list(_rings(table_counts(melds).masks, faces, count))
 
 
-def _rings(meld_faces: list[int], faces: int, count: int) -> list[list[int]]:
+def _rings(meld_faces: list[int], faces: int, count: int) -> Iterator[list[int]]:
     """:func:`rings` of melds with the faces ``meld_faces`` (bits) around the faces ``faces``."""
     opened: list[int] = []
-    grown_sets: list[list[int]] = []
     for _ in range(count):
         near = _near(faces)
         grown = [i for i, mask in enumerate(meld_faces) if mask & near]
         if len(grown) == len(opened):
-            break  # faces only grow, so the opened melds are among these
+            return  # faces only grow, so the opened melds are among these
         opened = grown
-        grown_sets.append(opened)
+        yield opened
         for i in opened:
             faces |= meld_faces[i]
-    return grown_sets
