@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from ilp_reference import random_instance
 
 from rummykit.cards import JOKER_FACE, Card, parse_cards
+from rummykit.errors import InvalidMeldError, InvalidOptionError
 from rummykit.games.carousel import rank_dp_select
 from rummykit.games.carousel.arrange import best_placement, can_place, tries_quick_path
 from rummykit.melds import MeldRules
@@ -60,6 +61,21 @@ def test_can_place_examples() -> None:
     assert can_place([], [Card(JOKER_FACE), *parse_cards("7C 8C")])
     with pytest.raises(ValueError, match="jokers per meld"):
         can_place([], parse_cards("7C 8C 9C"), rules=MeldRules(max_jokers=1))
+
+
+def test_can_place_reports_too_many_jokers_first() -> None:
+    """Nine jokers with one undeclared on the table: the joker limit is reported (the
+    declaration is, once the jokers are few enough), as by best_placement's checks."""
+    table = [parse_cards("JK=5S JK=6S JK=7S"), parse_cards("JK=5H JK=6H JK=7H")]
+    hand_jokers = [Card(JOKER_FACE + (k << 6)) for k in range(3)]
+    with pytest.raises(InvalidOptionError, match="at most 8 jokers"):
+        can_place(table, [*hand_jokers, *parse_cards("2C")])
+    undeclared = [*table, parse_cards("5D 6D JK")]
+    with pytest.raises(InvalidOptionError, match="at most 8 jokers"):
+        can_place(undeclared, [*hand_jokers, *parse_cards("2C")])
+    with pytest.raises(InvalidMeldError, match="declaration"):
+        can_place(undeclared, parse_cards("2C"))
+    assert not can_place(table, parse_cards("2C"))
 
 
 def test_few_changes_is_the_best_placement_off_the_quick_path() -> None:

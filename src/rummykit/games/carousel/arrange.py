@@ -29,11 +29,11 @@ the old melds that need not change (:mod:`rummykit.games.carousel.rank_dp_layout
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final, Literal
 
-from rummykit.cards import FACES, JOKER_FACE, MAX_COPIES, PHYSICAL_IDS, Card, face_of
-from rummykit.errors import InvalidOptionError
+from rummykit.cards import FACES, JOKER_FACE, MAX_COPIES, PHYSICAL_IDS, Card
+from rummykit.errors import InvalidMeldError, InvalidOptionError
 from rummykit.games.carousel.layout import as_melds, split_hand
 from rummykit.games.carousel.placement import Placement, objective_weights
 from rummykit.games.carousel.placement_quick import quick_placement
@@ -41,9 +41,9 @@ from rummykit.games.carousel.rank_dp_layout import lay_out
 from rummykit.games.carousel.rank_dp_problem import (
     RankDpSolution,
     Region,
-    make_region,
-    meld_shape,
-    rings,
+    Regions,
+    TableCounts,
+    table_counts,
 )
 from rummykit.games.carousel.rank_dp_select import compiled_in_use, dp_for
 from rummykit.melds import CAROUSEL_MELDS, MeldRules
@@ -114,7 +114,7 @@ def best_placement(
     """
     _check_arguments(rules, decks, objective)
     melds = as_melds(table)
-    shapes = [meld_shape(meld) for meld in melds]  # checks every table joker's declaration
+    counts = table_counts(melds)  # checks every table joker's declaration
     hand_cards = [Card(c) for c in hand]
     exact = functools.partial(
         _rank_dp_placement,
@@ -125,19 +125,16 @@ def best_placement(
         joker_copy_limit=joker_copy_limit,
         objective=objective,
         joker_value=joker_value,
+        counts=counts,
     )
     if not tries_quick_path(melds, hand_cards, rules=rules, few_changes=few_changes):
         return exact()
-    real = [0] * 52
-    jokers = [0] * 52
-    for faces, jokers_at, _run, _high in shapes:
-        for face, joker in zip(faces, jokers_at, strict=True):
-            (jokers if joker else real)[face] += 1
+    real, jokers, *_ = counts.every
     quick = quick_placement(
         melds,
         hand_cards,
-        real,
-        jokers,
+        list(real),
+        list(jokers),
         rules=rules,
         decks=decks,
         joker_copy_limit=joker_copy_limit,
@@ -162,12 +159,12 @@ def tries_quick_path(
 ) -> bool:
     """Whether :func:`best_placement` tries the quick layout before the rank DP. When
     it does not, ``few_changes`` changes nothing: the answer is the rank DP's either way."""
+    if compiled_in_use() and not few_changes:
+        return False  # the compiled rank DP is faster than the quick moves
     table_size = sum(map(len, table))
     jokers = _jokers_in(table)
     hand_jokers = [card & _FACE_MASK for card in hand].count(JOKER_FACE)
     quick_first = table_size >= _QUICK_TABLE or (hand_jokers and table_size >= _QUICK_JOKER_TABLE)
-    if compiled_in_use() and not few_changes:
-        quick_first = False  # the compiled rank DP is faster than the quick moves
     joker_count = jokers + hand_jokers
     return bool(quick_first) and joker_count <= 2 and joker_count < rules.min_size
 
@@ -199,11 +196,10 @@ def can_place(
     if not hand:
         return False
     hand_real, hand_jokers = _hand_counts(hand)
-    _check_jokers(melds, hand_jokers)
-    unit = 2 * sum(len(m) for m in melds) + 1  # above the layout tie-break, as the search's
-    region = make_region(
+    counts = _table_counts(melds, hand_jokers)
+    unit = 2 * counts.items + 1  # above the layout tie-break, as the search's
+    regions = Regions(
         melds,
-        list(range(len(melds))),
         hand_real,
         hand_jokers,
         rules=rules,
@@ -212,8 +208,10 @@ def can_place(
         weight=[unit] * 52,
         joker_weight=unit,
         unit=unit,
+        counts=counts,
     )
-    return dp_for(region.problem).depth_first(floor=0, target=1) is not None
+    region = regions.region(list(range(len(melds))))
+    return dp_for(region.problem, region.order).depth_first(floor=0, target=1) is not None
 
 
 def rank_dp_placement(
@@ -255,34 +253,32 @@ def _rank_dp_placement(
     joker_copy_limit: bool,
     objective: Literal["value", "count"],
     joker_value: int,
+    counts: TableCounts | None = None,
 ) -> Placement | None:
-    """:func:`rank_dp_placement` of a table read as melds, its arguments checked."""
+    """:func:`rank_dp_placement` of a table read as melds, its arguments checked
+    (``counts``: the table's, when known)."""
     hand_naturals, hand_jokers = split_hand(hand_cards)
     hand_real = [0] * 52
     for face, cards in hand_naturals.items():
         hand_real[face] = len(cards)
-    table_items = sum(len(m) for m in melds)
-    _check_jokers(melds, len(hand_jokers))
+    counts = _table_counts(melds, len(hand_jokers), counts)
 
     # Lexicographic objective packed into one integer, above the layout tie-break.
-    stable = 2 * table_items + 1
+    stable = 2 * counts.items + 1
     weight, joker_weight = objective_weights(hand_cards, objective, joker_value, stable)
-
-    def region(open_melds: list[int]) -> Region:
-        return make_region(
-            melds,
-            open_melds,
-            hand_real,
-            len(hand_jokers),
-            rules=rules,
-            decks=decks,
-            joker_copy_limit=joker_copy_limit,
-            weight=weight,
-            joker_weight=joker_weight,
-            unit=stable,
-        )
-
-    chosen = _choose_region(melds, hand_cards, region, stable, floor)
+    regions = Regions(
+        melds,
+        hand_real,
+        len(hand_jokers),
+        rules=rules,
+        decks=decks,
+        joker_copy_limit=joker_copy_limit,
+        weight=weight,
+        joker_weight=joker_weight,
+        unit=stable,
+        counts=counts,
+    )
+    chosen = _choose_region(regions, hand_cards, stable, floor)
     if chosen is None:
         return None
     chosen_region, chosen_solved = chosen
@@ -299,29 +295,32 @@ def _rank_dp_placement(
 
 
 def _choose_region(
-    melds: list[tuple[Card, ...]],
+    regions: Regions,
     hand_cards: list[Card],
-    region: Callable[[list[int]], Region],
     stable: int,
     floor: int,
 ) -> tuple[Region, RankDpSolution] | None:
     """The best layout beating ``floor``, solved on as few melds as give it: the melds
     around the hand's cards when they hold enough, else the whole table and then the
     melds around the cards that move."""
-    table_items = sum(len(m) for m in melds)
-    everything = region(list(range(len(melds))))
-    full = dp_for(everything.problem)
+    most = _RING_SHARE * regions.items
+    everything = regions.region(list(range(len(regions.melds))))
+    full = dp_for(everything.problem, everything.order)
     top = full.upper_bound()
     if top // stable <= max(0, floor):
         return None  # the table cannot be laid out, nothing fits, or nothing beats floor
 
     # First the melds around the hand's cards only: often that is all a player needs.
     chosen: tuple[Region, RankDpSolution] | None = None
-    hand_faces = {FACES[c] for c in hand_cards} - {JOKER_FACE}
-    for ring in rings(melds, hand_faces, 1):
-        if sum(len(melds[i]) for i in ring) <= _RING_SHARE * table_items:
-            local = region(ring)
-            found = dp_for(local.problem).depth_first(floor=floor)
+    hand_faces = 0
+    for card in hand_cards:
+        face = FACES[card]
+        if face != JOKER_FACE:
+            hand_faces |= 1 << face
+    for ring in regions.rings(hand_faces, 1):
+        if regions.size(ring) <= most:
+            local = regions.region(ring)
+            found = dp_for(local.problem, local.order).depth_first(floor=floor)
             if found is not None and found.score // stable > max(0, floor):
                 chosen = (local, found)
     if chosen is not None:
@@ -331,15 +330,17 @@ def _choose_region(
         chosen = (everything, better)
         # Re-solve with only the melds around the cards that move opened.
         primary = better.score // stable
-        seeds: set[int] = set()
-        for rank, suit, x, o, w, *_ in better.choices:
-            if x or o or w:
-                seeds.add(suit * 13 + rank - 1)
-        for ring in rings(melds, seeds, 3):
-            if sum(len(melds[i]) for i in ring) > _RING_SHARE * table_items:
+        seeds = 0
+        for rank, suit, x, o, w, _u, _g, _h in better.choices:
+            if x or o or w:  # jokers freed, hand cards, wild jokers
+                seeds |= 1 << (suit * 13 + rank - 1)
+        for ring in regions.rings(seeds, 3):
+            if regions.size(ring) > most:
                 break
-            candidate = region(ring)
-            attempt = dp_for(candidate.problem).depth_first(floor=primary - 1, target=primary)
+            candidate = regions.region(ring)
+            attempt = dp_for(candidate.problem, candidate.order).depth_first(
+                floor=primary - 1, target=primary
+            )
             if attempt is not None:
                 chosen = (candidate, attempt)
                 break
@@ -351,7 +352,7 @@ def _hand_counts(hand: Sequence[int]) -> tuple[list[int], int]:
     counts = [0] * 52
     jokers = 0
     for card in hand:
-        face = face_of(card)
+        face = card & _FACE_MASK
         if face == JOKER_FACE:
             jokers += 1
         else:
@@ -368,8 +369,27 @@ _FACE_MASK: Final = PHYSICAL_IDS // MAX_COPIES - 1
 """The face bits of a card id (:func:`~rummykit.cards.face_of` without a call)."""
 
 
+def _table_counts(
+    melds: list[tuple[Card, ...]], hand_jokers: int, counts: TableCounts | None = None
+) -> TableCounts:
+    """The table's counts (``counts`` when already known), its jokers checked: too many
+    jokers is reported before a table joker without a declaration."""
+    if counts is None:
+        try:
+            counts = table_counts(melds)
+        except InvalidMeldError:
+            _check_jokers(melds, hand_jokers)
+            raise
+    if counts.joker_count + hand_jokers > _MOST_JOKERS:
+        _check_jokers(melds, hand_jokers)
+    return counts
+
+
+_MOST_JOKERS: Final = 8
+
+
 def _check_jokers(melds: Sequence[Sequence[Card]], hand_jokers: int) -> None:
-    if _jokers_in(melds) + hand_jokers > 8:
+    if _jokers_in(melds) + hand_jokers > _MOST_JOKERS:
         raise InvalidOptionError("the arrangement solver handles at most 8 jokers", option="jokers")
 
 

@@ -10,7 +10,7 @@ one problem.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rummykit.games.carousel.rank_dp import PythonRankDp
 from rummykit.games.carousel.rank_dp_problem import RankDpProblem, RankDpSolution
@@ -45,6 +45,8 @@ class CompiledRankDp:
     visits the suits in that order and answers in the problem's suits, as
     :class:`SuitOrderDp` does."""
 
+    __slots__ = ("_dp", "_order", "p")
+
     def __init__(self, p: RankDpProblem, compiled: RankDp, order: list[int] | None = None) -> None:
         self.p = p
         self._dp = compiled
@@ -62,8 +64,8 @@ class CompiledRankDp:
             return _python_dp(self.p, self._order).depth_first(floor=floor, target=target)
         if found is None:
             return None
-        score, used, freed, choices = found
-        return RankDpSolution(score, used, freed, list(choices))
+        score, used, freed, choices = found  # choices: a new list of tuples
+        return RankDpSolution(score, used, freed, choices)
 
 
 use_compiled = _CompiledRankDp is not None
@@ -199,19 +201,44 @@ class SuitOrderDp:
         return RankDpSolution(found.score, found.used, found.freed, choices)  # type: ignore[arg-type]
 
 
-def dp_for(p: RankDpProblem) -> PythonRankDp | CompiledRankDp | SuitOrderDp:
+def dp_for(
+    p: RankDpProblem, order: list[int] | None = None
+) -> PythonRankDp | CompiledRankDp | SuitOrderDp:
     """The rank DP of one problem, suits visited in :func:`suit_order` (the compiled
-    DP renames the suits itself, the same way as :func:`relabel`)."""
-    order = suit_order(p)
-    if order == [0, 1, 2, 3]:
-        return make_dp(p)
+    DP renames the suits itself, the same way as :func:`relabel`). ``order``, when
+    given, is :func:`suit_order` of ``p`` (a region knows it: see
+    :class:`~rummykit.games.carousel.rank_dp_problem.Region`)."""
+    if order is None:
+        order = suit_order(p)
+    named = None if order == _SUITS else order  # the suits as they are: no renaming
     if use_compiled and _CompiledRankDp is not None:
         try:
-            compiled = _CompiledRankDp(*compiled_arguments(p), order)
+            compiled = _CompiledRankDp(
+                p.min_size,
+                p.max_set,
+                p.ace_low,
+                p.ace_high,
+                p.real,
+                p.jokers,
+                p.real_ext,
+                p.cap,
+                p.hand,
+                p.hand_jokers,
+                p.weight,
+                p.joker_weight,
+                p.in_runs,
+                p.in_groups,
+                p.in_high,
+                p.unit,
+                order,
+            )
         except _CompiledUnsupported:
-            return _python_dp(p, order)
-        return CompiledRankDp(p, compiled, order)
-    return SuitOrderDp(p, order)
+            return _python_dp(p, named)
+        return CompiledRankDp(p, compiled, named)
+    return _python_dp(p, named)
+
+
+_SUITS: Final = [0, 1, 2, 3]
 
 
 def _python_dp(p: RankDpProblem, order: list[int] | None) -> PythonRankDp | SuitOrderDp:
