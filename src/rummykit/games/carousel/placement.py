@@ -10,17 +10,16 @@ player sees them: natural cards by face, jokers by declaration (:func:`token`).
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from rummykit.cards import FACES, JOKER_FACE, PHYSICAL_IDS, Card, card_value_gin
-from rummykit.games.carousel.rules import placement_value
 
 __all__ = [
     "JOKER_TOKEN",
+    "TOKENS",
     "Placement",
     "group_in_old_order",
     "homes",
@@ -28,6 +27,7 @@ __all__ = [
     "table_face",
     "token",
     "token_face",
+    "token_homes",
     "untouched",
 ]
 
@@ -61,10 +61,15 @@ class Placement:
     ) -> Placement:
         """The placement of a new table that lays ``cards``, valued as Carousel counts
         them (a joker ``joker_value``)."""
+        values = _FACE_VALUES
+        value = 0
+        for card in cards:
+            face = FACES[card]
+            value += joker_value if face == JOKER_FACE else values[face]
         return cls(
             layout=tuple(layout),
             cards=tuple(cards),
-            value=sum(placement_value(c, joker_value) for c in cards),
+            value=value,
             count=len(cards),
             freed=tuple(sorted(freed)),
             untouched=untouched,
@@ -72,6 +77,7 @@ class Placement:
 
 
 _FACE_VALUES: Final = tuple(card_value_gin(f) for f in range(52))
+"""Per natural face, its Carousel value (:func:`~rummykit.games.carousel.rules.placement_value`)."""
 
 
 def objective_weights(
@@ -96,15 +102,19 @@ def objective_weights(
 JOKER_TOKEN: Final = 64
 """A joker's token is this plus its declared face (see :func:`token`)."""
 
+TOKENS: Final[tuple[int, ...]] = tuple(
+    face if face != JOKER_FACE else JOKER_TOKEN + (card // PHYSICAL_IDS or 64) - 1
+    for card, face in enumerate(FACES)
+)
+"""The token of every card id (:func:`token`): hot loops index ``TOKENS[card]``."""
 
-@functools.cache
+_PHYSICAL_MASK: Final = PHYSICAL_IDS - 1
+
+
 def token(card: Card) -> int:
     """A card as a player sees it: the natural face, or ``JOKER_TOKEN`` + the declared
     face (+ 63 for an undeclared joker)."""
-    if card.is_joker:
-        declared = card.declared
-        return JOKER_TOKEN + (int(declared) if declared is not None else 63)
-    return card.face
+    return TOKENS[card]
 
 
 def token_face(tok: int) -> int:
@@ -123,22 +133,36 @@ def table_face(card: Card) -> int:
 
 
 def homes(
-    leftovers: Sequence[Counter[int]], melds: Sequence[Sequence[Card]], free: Sequence[int]
+    leftovers: Sequence[Mapping[int, int]], melds: Sequence[Sequence[Card]], free: Sequence[int]
 ) -> dict[int, int]:
-    """Each changed meld (its tokens) -> the free old meld it shares most cards with,
-    greedily, most shared first; a changed meld sharing nothing gets no home."""
+    """Each changed meld (its tokens, counted) -> the free old meld it shares most cards
+    with, greedily, most shared first; a changed meld sharing nothing gets no home."""
+    return token_homes(
+        [[tok for tok, k in have.items() for _ in range(k)] for have in leftovers], melds, free
+    )
+
+
+def token_homes(
+    leftovers: Sequence[Sequence[int]], melds: Sequence[Sequence[Card]], free: Sequence[int]
+) -> dict[int, int]:
+    """:func:`homes` of changed melds given as their tokens."""
+    olds = [(index, _token_mask(melds[index])) for index in free]
     scored: list[tuple[int, int, int]] = []
-    holders: dict[int, list[tuple[int, int]]] = {}  # token -> (old meld, copies in it)
-    for index in free:
-        for tok, k in _token_counts(melds[index]):
-            holders.setdefault(tok, []).append((index, k))
-    for n, have in enumerate(leftovers):
-        shared_with: dict[int, int] = {}
-        for tok, k in have.items():
-            for index, held in holders.get(tok, ()):
-                shared_with[index] = shared_with.get(index, 0) + min(k, held)
-        scored.extend((-shared, n, index) for index, shared in shared_with.items())
-    scored.sort()
+    for n, tokens in enumerate(leftovers):
+        mask = 0
+        for tok in tokens:
+            mask |= 1 << tok
+        distinct = mask.bit_count() == len(tokens)
+        for index, (old_mask, old_distinct) in olds:
+            if mask & old_mask:
+                # Cards shared: tokens in common, unless a token shows more than once.
+                if distinct and old_distinct:
+                    shared = (mask & old_mask).bit_count()
+                else:
+                    shared = _shared_cards(tokens, melds[index])
+                scored.append((-shared, n, index))
+    if len(scored) > 1:
+        scored.sort()
     home: dict[int, int] = {}
     taken: set[int] = set()
     for _shared, n, index in scored:
@@ -146,6 +170,32 @@ def homes(
             home[n] = index
             taken.add(index)
     return home
+
+
+def _shared_cards(tokens: Sequence[int], meld: Sequence[Card]) -> int:
+    """How many cards a changed meld (its tokens) shares with an old meld, copies
+    counted."""
+    have = Counter(tokens)
+    return sum(min(have[tok], k) for tok, k in _token_counts(meld) if tok in have)
+
+
+_TOKEN_MASKS: dict[tuple[Card, ...], tuple[int, bool]] = {}
+"""Per table meld, its tokens as bits and whether they are distinct."""
+_TOKEN_MASKS_KEPT: Final = 100_000
+
+
+def _token_mask(meld: Sequence[Card]) -> tuple[int, bool]:
+    """A meld's tokens as a set of bits, and whether no token shows twice."""
+    key = tuple(meld)
+    found = _TOKEN_MASKS.get(key)
+    if found is None:
+        if len(_TOKEN_MASKS) >= _TOKEN_MASKS_KEPT:
+            _TOKEN_MASKS.clear()
+        mask = 0
+        for card in key:
+            mask |= 1 << TOKENS[card]
+        found = _TOKEN_MASKS[key] = (mask, mask.bit_count() == len(key))
+    return found
 
 
 _TOKEN_COUNTS: dict[tuple[Card, ...], tuple[tuple[int, int], ...]] = {}
@@ -160,7 +210,7 @@ def _token_counts(meld: Sequence[Card]) -> tuple[tuple[int, int], ...]:
     if found is None:
         if len(_TOKEN_COUNTS) >= _TOKEN_COUNTS_KEPT:
             _TOKEN_COUNTS.clear()
-        found = _TOKEN_COUNTS[key] = tuple(Counter(token(c) for c in key).items())
+        found = _TOKEN_COUNTS[key] = tuple(Counter(map(TOKENS.__getitem__, key)).items())
     return found
 
 
@@ -170,11 +220,15 @@ def group_in_old_order(
     """A changed group as a player expects it: the cards of the old meld it takes the
     place of in that meld's order, then table cards, then hand cards (ids in
     ``from_hand``), ``tie`` ordering the rest."""
+    tokens = TOKENS
     order: dict[int, int] = {}
     for position, card in enumerate(old):
-        order.setdefault(token(card), position)
+        order.setdefault(tokens[card], position)
     return tuple(
-        sorted(cards, key=lambda c: (order.get(token(c), 99), int(c.physical) in from_hand, tie(c)))
+        sorted(
+            cards,
+            key=lambda c: (order.get(tokens[c], 99), (c & _PHYSICAL_MASK) in from_hand, tie(c)),
+        )
     )
 
 
