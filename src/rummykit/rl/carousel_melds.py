@@ -22,24 +22,36 @@ shows (real cards and joker declarations) and which ranks and suits it holds.
 >>> facts = table_facts([tuple(p("5H 6H 7H"))])
 >>> sorted(facts.layoffs[0])  # 4H and 8H
 [42, 46]
->>> sorted(simple_melds(facts, [tuple(p("5H 6H 7H"))], p("8H 9C 9D 9S"), decks=2))
+>>> simple_melds(facts, p("8H 9C 9D 9S"), decks=2)
 [46, 87]
+>>> str(simple_meld(facts, [tuple(p("5H 6H 7H"))], p("8H 9C 9D 9S"), 46))
+'meld 5H 6H 7H 8H'
 >>> could_place(facts, p("2C KD")), could_place(facts, p("8H"))
 (False, True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from itertools import chain
+from operator import or_
 from typing import Final
 
-from rummykit.cards import FACES, JOKER_FACE, PHYSICAL_IDS, Card
+from rummykit.cards import FACES, JOKER_FACE, MAX_COPIES, PHYSICAL_IDS, Card
 from rummykit.games.carousel import CarouselAction
 from rummykit.melds import CAROUSEL_MELDS, is_meld
-from rummykit.rl.carousel_actions import LAYOFF_BASE, RUN_BASE, SET_BASE
+from rummykit.rl.carousel_actions import LAYOFF_BASE, MELD_CARDS, RUN_BASE, SET_BASE
 
-__all__ = ["TableFacts", "could_place", "layoff_faces", "simple_melds", "table_facts"]
+__all__ = [
+    "TableFacts",
+    "could_place",
+    "layoff_faces",
+    "simple_meld",
+    "simple_melds",
+    "table_facts",
+]
 
 
 def layoff_faces(meld: Sequence[Card]) -> list[int]:
@@ -61,16 +73,21 @@ def layoff_faces(meld: Sequence[Card]) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class TableFacts:
-    """What the simple melds, :func:`could_place` and the observation need of one table."""
+    """What the simple melds, :func:`could_place` and the observation need of one table.
+
+    Counts per face are packed in an integer, a byte per face (face ``f`` is
+    ``counts >> 8 * f & 0xFF``): a table's counts are then the sum of its melds'."""
 
     layoffs: tuple[frozenset[int], ...]
     """Per meld, the faces it takes at an end."""
     layoff_mask: int
     """Every face some meld takes, as bits."""
-    takers: tuple[int, ...]
-    """Per natural face, the first meld that takes it (-1: none)."""
-    shown: tuple[int, ...]
-    """Per natural face, its real cards plus the jokers declared as it."""
+    layoff_plane: int
+    """Every face some meld takes, a byte of 1 each: the observation's plane."""
+    takers: Mapping[int, int]
+    """Per face some meld takes, the first meld that takes it."""
+    shown: int
+    """Per natural face (a byte each), its real cards plus the jokers declared as it."""
     jokers: int
     """Jokers on the table."""
     declared: tuple[int, ...]
@@ -79,176 +96,180 @@ class TableFacts:
     """Per rank, the suits of its real cards on the table (bits)."""
     ranks_of_suit: tuple[int, ...]
     """Per suit, the ranks of its real cards on the table (bits)."""
-    face_counts: bytes
-    """Per face (the joker's last), the table's cards: its observation plane."""
-    declared_counts: bytes
-    """Per natural face, the table jokers declared as it."""
+    face_counts: int
+    """Per face (a byte each, the joker's last), the table's cards: its observation plane."""
+    declared_counts: int
+    """Per natural face (a byte each), the table jokers declared as it."""
 
 
-_LAYOFFS: dict[tuple[int, ...], frozenset[int]] = {}
-"""Lay-off faces by meld: most melds outlive many tables (a meld changes only when a
-placement touches it), so they are checked once."""
 _LAYOFFS_BY_SHAPE: dict[tuple[int, ...], frozenset[int]] = {}
 """Lay-off faces by the meld's cards without their copy bits: the meld rule reads only
 faces and joker declarations, and a new meld's shape has usually been seen before."""
-_LAYOFFS_KEPT: Final = 100_000
+_KEPT: Final = 100_000
+_LANE: Final = 8
+"""Bits per face in a packed count (a face shows far fewer than 256 cards)."""
+
+_MeldFacts = tuple[frozenset[int], int, int, int, int, int, int, int, tuple[int, ...]]
+"""What one meld adds to a table's facts: its lay-off faces (as a set, as bits and as a
+plane), its cards per face (jokers at face 52), its real cards and declarations per
+face, its declarations per face, its real faces as bits and by rank (a byte per rank,
+a bit per suit), and its jokers' declared faces (-1: none)."""
 
 
-def _meld_layoffs(meld: Sequence[Card]) -> frozenset[int]:
-    key = tuple(meld)
-    found = _LAYOFFS.get(key)
+class _MeldFactsKept(dict[tuple[int, ...], _MeldFacts]):
+    """Per meld, its facts: most melds outlive many tables (a meld changes only when a
+    placement touches it), so they are worked out once."""
+
+    def __missing__(self, meld: tuple[int, ...]) -> _MeldFacts:
+        if len(self) >= _KEPT:
+            self.clear()
+        found = self[meld] = _meld_facts(meld)
+        return found
+
+
+_MELD_FACTS: Final = _MeldFactsKept()
+
+
+def _meld_layoffs(meld: tuple[Card, ...]) -> frozenset[int]:
+    shape = tuple(card - card % PHYSICAL_IDS + FACES[card] for card in meld)
+    found = _LAYOFFS_BY_SHAPE.get(shape)
     if found is None:
-        shape = tuple(card - card % PHYSICAL_IDS + FACES[card] for card in key)
-        found = _LAYOFFS_BY_SHAPE.get(shape)
-        if found is None:
-            if len(_LAYOFFS_BY_SHAPE) >= _LAYOFFS_KEPT:
-                _LAYOFFS_BY_SHAPE.clear()
-            found = _LAYOFFS_BY_SHAPE[shape] = frozenset(layoff_faces(meld))
-        if len(_LAYOFFS) >= _LAYOFFS_KEPT:
-            _LAYOFFS.clear()
-        _LAYOFFS[key] = found
+        if len(_LAYOFFS_BY_SHAPE) >= _KEPT:
+            _LAYOFFS_BY_SHAPE.clear()
+        found = _LAYOFFS_BY_SHAPE[shape] = frozenset(layoff_faces(meld))
     return found
+
+
+def _meld_facts(key: tuple[int, ...]) -> _MeldFacts:
+    meld = tuple(map(Card, key))
+    layoffs = _meld_layoffs(meld)
+    mask = plane = 0
+    for face in layoffs:
+        mask |= 1 << face
+        plane |= 1 << (_LANE * face)
+    on_table = shown = declared_as = real_mask = by_rank = 0
+    declarations: list[int] = []
+    for card in meld:
+        face = FACES[card]
+        on_table += 1 << (_LANE * face)
+        if face == JOKER_FACE:
+            declared = card // PHYSICAL_IDS  # the declared face, plus one
+            declarations.append(declared - 1)
+            if declared:
+                shown += 1 << (_LANE * (declared - 1))
+                declared_as += 1 << (_LANE * (declared - 1))
+        else:
+            shown += 1 << (_LANE * face)
+            real_mask |= 1 << face
+            by_rank |= 1 << (_LANE * (face % 13) + face // 13)
+    return (
+        layoffs,
+        mask,
+        plane,
+        on_table,
+        shown,
+        declared_as,
+        real_mask,
+        by_rank,
+        tuple(declarations),
+    )
 
 
 def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
     """The facts of a table (its melds as engine cards)."""
-    layoffs = tuple([_meld_layoffs(meld) for meld in table])
-    mask = 0
-    takers = [-1] * JOKER_FACE
-    for index, faces in enumerate(layoffs):
-        for face in faces:
-            if takers[face] < 0:
-                mask |= 1 << face
-                takers[face] = index
-    on_table = shown = declared_as = real_mask = 0
-    jokers = 0
-    declarations: list[int] = []
-    for meld in table:
-        meld_table, meld_shown, meld_declared, meld_real, meld_declarations = _meld_counts(meld)
-        on_table += meld_table
-        shown += meld_shown
-        declared_as += meld_declared
-        real_mask |= meld_real
-        if meld_declarations:
-            jokers += len(meld_declarations)
-            declarations.extend(meld_declarations)
-    ranks = tuple((real_mask >> (13 * suit)) & _ROW for suit in range(4))
-    # Per rank, the suits holding it: the bit of suit s sits 12 * s places above bit s.
-    suits = tuple(
-        (real_mask >> rank & 1)
-        | (real_mask >> (12 + rank) & 2)
-        | (real_mask >> (24 + rank) & 4)
-        | (real_mask >> (36 + rank) & 8)
-        for rank in range(13)
+    try:
+        melds = list(map(_MELD_FACTS.__getitem__, table))  # type: ignore[arg-type]
+    except TypeError:  # melds that are not tuples
+        melds = [_MELD_FACTS[tuple(meld)] for meld in table]
+    if not melds:
+        return _EMPTY_TABLE
+    layoffs, masks, planes, on_table, shown, declared_as, real, by_rank, declarations = zip(
+        *melds, strict=True
     )
+    real_mask = reduce(or_, real)
+    declared = tuple(chain.from_iterable(declarations))
     return TableFacts(
         layoffs,
-        mask,
-        tuple(takers),
-        tuple(shown.to_bytes(JOKER_FACE, "little")),
-        jokers,
-        tuple(declarations),
-        suits,
-        ranks,
-        on_table.to_bytes(JOKER_FACE + 1, "little"),
-        declared_as.to_bytes(JOKER_FACE, "little"),
+        reduce(or_, masks),
+        reduce(or_, planes),
+        # The first meld that takes a face is written last.
+        {face: index for index in range(len(layoffs) - 1, -1, -1) for face in layoffs[index]},
+        sum(shown),
+        len(declared),
+        declared,
+        tuple(reduce(or_, by_rank).to_bytes(13, "little")),
+        (real_mask & _ROW, real_mask >> 13 & _ROW, real_mask >> 26 & _ROW, real_mask >> 39 & _ROW),
+        sum(on_table),
+        sum(declared_as),
     )
-
-
-_MeldCounts = tuple[int, int, int, int, tuple[int, ...]]
-_MELD_COUNTS: dict[tuple[int, ...], _MeldCounts] = {}
-"""Per meld, what it adds to a table's facts: melds outlive many tables."""
-_LANE: Final = 8
-"""Bits per face in a packed count (a face shows far fewer than 256 cards)."""
-
-
-def _meld_counts(meld: Sequence[Card]) -> _MeldCounts:
-    """One meld's cards counted per face, packed one byte a face: (cards, incl. jokers
-    at face 52; real cards and declarations; declarations), its real faces as bits, and
-    its jokers' declared faces (-1: none)."""
-    key = tuple(meld)
-    found = _MELD_COUNTS.get(key)
-    if found is None:
-        on_table = shown = declared_as = real_mask = 0
-        declarations: list[int] = []
-        for card in key:
-            face = FACES[card]
-            on_table += 1 << (_LANE * face)
-            if face == JOKER_FACE:
-                declared = card // PHYSICAL_IDS  # the declared face, plus one
-                declarations.append(declared - 1)
-                if declared:
-                    shown += 1 << (_LANE * (declared - 1))
-                    declared_as += 1 << (_LANE * (declared - 1))
-            else:
-                shown += 1 << (_LANE * face)
-                real_mask |= 1 << face
-        if len(_MELD_COUNTS) >= _LAYOFFS_KEPT:
-            _MELD_COUNTS.clear()
-        found = _MELD_COUNTS[key] = (on_table, shown, declared_as, real_mask, tuple(declarations))
-    return found
 
 
 def simple_melds(
-    facts: TableFacts,
-    table: Sequence[tuple[Card, ...]],
-    cards: Sequence[Card],
-    *,
-    decks: int,
-    copy_limit: bool = True,
-) -> dict[int, CarouselAction]:
-    """The legal lay-off and new-meld ids of a hand (``cards``), each with its layout.
-
-    One card per face is used (the lowest id: copies are alike to the players). The
-    layouts are built from the engine's own cards (``table`` and ``cards`` hold
-    :class:`~rummykit.cards.Card`), so they need no conversion."""
-    by_face: dict[int, Card] = {}
-    held = 0  # the hand's natural faces, as bits
-    faces_of = FACES
-    for card in sorted(cards):
-        face = faces_of[card]
-        if face != JOKER_FACE and face not in by_face:
-            by_face[face] = card
-            held |= 1 << face
+    facts: TableFacts, cards: Sequence[Card], *, decks: int, copy_limit: bool = True
+) -> list[int]:
+    """The legal lay-off and new-meld ids of a hand (``cards``), ascending; each id's
+    layout is :func:`simple_meld`."""
+    held = sum(set(map(_FACE_BIT.__getitem__, map(FACES.__getitem__, cards))))
     shown = facts.shown
     # The copy limit bites only where a declared joker already shows a copy.
     limited = copy_limit and facts.jokers > 0
-    found: dict[int, CarouselAction] = {}
+    found: list[int] = []
     layoffs = held & facts.layoff_mask  # hand faces some meld takes: each at its first taker
     while layoffs:
         low = layoffs & -layoffs
         layoffs ^= low
         face = low.bit_length() - 1
-        if limited and shown[face] + 1 > decks:
+        if limited and shown >> (_LANE * face) & 0xFF >= decks:
             continue
-        index = facts.takers[face]
-        layout = list(table)
-        layout[index] = (*table[index], by_face[face])
-        found[LAYOFF_BASE + face] = CarouselAction("meld", tuple(layout))
-    for rank in range(13):
+        found.append(LAYOFF_BASE + face)
+    rows = [held >> (13 * suit) & _ROW for suit in range(4)]
+    spade, club, diamond, heart = rows
+    # The ranks held in at least three suits.
+    ranks = spade & club & (diamond | heart) | diamond & heart & (spade | club)
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        rank = low.bit_length() - 1
         column = (held >> rank) & _COLUMN  # the suits of this rank, 13 bits apart
-        if column.bit_count() < 3:
-            continue
         suits = [suit for suit in range(4) if column >> (13 * suit) & 1]
         for missing in range(4):
             faces3 = [suit * 13 + rank for suit in suits if suit != missing]
             if len(faces3) == 3 and not (limited and _over(shown, faces3, decks)):
-                meld = tuple(by_face[face] for face in faces3)
-                found[SET_BASE + 4 * rank + missing] = CarouselAction("meld", (*table, meld))
-    for suit in range(4):
+                found.append(SET_BASE + 4 * rank + missing)
+    for suit, row in enumerate(rows):
+        if not row:
+            continue
         base = suit * 13
-        row = (held >> base) & _ROW
         row |= (row & 1) << 13  # the ace again, high (Q K A)
         starts = row & (row >> 1) & (row >> 2)  # lows with the next two ranks held
         while starts:
             low = (starts & -starts).bit_length() - 1
             starts &= starts - 1
-            faces3 = [base + low, base + low + 1, base + (low + 2) % 13]
-            if limited and _over(shown, faces3, decks):
+            if limited and _over(shown, (base + low, base + low + 1, base + (low + 2) % 13), decks):
                 continue
-            meld = tuple(by_face[face] for face in faces3)
-            found[RUN_BASE + 12 * suit + low] = CarouselAction("meld", (*table, meld))
+            found.append(RUN_BASE + 12 * suit + low)
     return found
+
+
+def simple_meld(
+    facts: TableFacts, table: Sequence[tuple[Card, ...]], cards: Sequence[Card], action_id: int
+) -> CarouselAction:
+    """The layout of a legal lay-off or new-meld id (:func:`simple_melds`), built from
+    the engine's own cards, so it needs no conversion. One card per face is used (the
+    lowest id: copies are alike to the players)."""
+    if action_id < SET_BASE:
+        face = action_id - LAYOFF_BASE
+        index = facts.takers[face]
+        layout = list(table)
+        layout[index] = (*table[index], _lowest(cards, face))
+        return CarouselAction("meld", tuple(layout))
+    meld = tuple(_lowest(cards, face) for face in MELD_CARDS[action_id])
+    return CarouselAction("meld", (*table, meld))
+
+
+def _lowest(cards: Sequence[Card], face: int) -> Card:
+    """The hand card of ``face`` with the lowest id."""
+    return min(card for card in cards if FACES[card] == face)
 
 
 _ROW: Final = (1 << 13) - 1
@@ -257,8 +278,16 @@ _COLUMN: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
 """One rank in each suit, as bits of a face mask."""
 
 
-def _over(shown: Sequence[int], faces: Sequence[int], decks: int) -> bool:
-    return any(shown[face] + 1 > decks for face in faces)
+_FACE_BIT: Final = tuple(
+    0 if face == JOKER_FACE else 1 << face for face in range(PHYSICAL_IDS // MAX_COPIES)
+)
+"""Per face, its bit in a face mask (none for the joker)."""
+_EMPTY_TABLE: Final = TableFacts((), 0, 0, {}, 0, 0, (), (0,) * 13, (0,) * 4, 0, 0)
+
+
+def _over(shown: int, faces: Sequence[int], decks: int) -> bool:
+    """Whether one more of some face would show more copies than there are decks."""
+    return any(shown >> (_LANE * face) & 0xFF >= decks for face in faces)
 
 
 def could_place(

@@ -20,12 +20,13 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from rummykit.cards import FACES as FACE_OF
 from rummykit.cards import JOKER_FACE, Card
 from rummykit.games.carousel import CarouselHand, CarouselObservation
 from rummykit.rl.carousel_actions import NUM_ACTIONS
 from rummykit.rl.carousel_table import CarouselTable, describe
 from rummykit.rl.encoding import GameEncoding, register_encoding
-from rummykit.rl.face_planes import FacePlanes, seat_pads
+from rummykit.rl.face_planes import seat_pads
 from rummykit.rl.observation import ObservationLayout
 
 __all__ = [
@@ -73,7 +74,18 @@ _HAND, _TABLE, _TABLE_JOKERS, _LAYOFF, _UNKNOWN, _COUNTS = LAYOUT.starts(
     "hand", "table", "table_jokers", "layoff_faces", "unknown", "to_act"
 )
 _PADS: Final = seat_pads(MAX_SEATS)
-_PACKS: dict[tuple[int, int], tuple[bytes, int]] = {}
+_DEALER_FLAGS: Final = tuple(
+    tuple(tuple(1.0 if k == dealer else 0.0 for k in range(MAX_SEATS)) for dealer in range(players))
+    for players in range(MAX_SEATS + 1)
+)
+"""Per number of players and relative seat of the dealer, the ``dealer`` scalars."""
+_LANE: Final = 8
+"""The planes are built as one integer, a byte per value, turned into bytes once."""
+_UNIT: Final = tuple(1 << (_LANE * face) for face in range(FACES))
+"""Per face, 1 in its byte of a plane."""
+_PACKS: dict[tuple[int, int], tuple[int, int]] = {}
+_FLOAT32: Final = np.dtype(np.float32)
+_UINT8: Final = np.dtype(np.uint8)
 
 
 def observation_high() -> npt.NDArray[np.float32]:
@@ -86,28 +98,13 @@ def observation_high() -> npt.NDArray[np.float32]:
     return high
 
 
-def _pack(decks: int, players: int) -> tuple[bytes, int]:
-    """Per face, the copies in the pack, and the stock right after the deal."""
+def _pack(decks: int, players: int) -> tuple[int, int]:
+    """Per face, the copies in the pack (a byte each), and the stock right after the
+    deal."""
     cached = _PACKS.get((decks, players))
     if cached is None:
-        counts = bytes([decks] * FACES)
-        cached = _PACKS[decks, players] = (counts, FACES * decks - 10 * players - 1)
+        cached = _PACKS[decks, players] = (decks * sum(_UNIT), FACES * decks - 10 * players - 1)
     return cached
-
-
-_UNSEEN: dict[tuple[bytes, bytes], bytes] = {}
-_UNSEEN_KEPT: Final = 10_000
-
-
-def _unseen(pack: bytes, on_table: bytes) -> bytes:
-    """Per face, the copies in the pack that are not on the table."""
-    key = (pack, on_table)
-    found = _UNSEEN.get(key)
-    if found is None:
-        if len(_UNSEEN) >= _UNSEEN_KEPT:
-            _UNSEEN.clear()
-        found = _UNSEEN[key] = bytes(map(int.__sub__, pack, on_table))
-    return found
 
 
 def encode_observation(table: CarouselTable, seat: int) -> npt.NDArray[np.float32]:
@@ -129,41 +126,46 @@ def encode_observation(table: CarouselTable, seat: int) -> npt.NDArray[np.float3
     players = state.players
     pack, stock_after_deal = _pack(table.decks, players)
     # The public table's planes (its cards, its jokers' declarations, the lay-off
-    # faces) are kept by the table until it changes.
+    # faces) are kept by the table until it changes; every card not seen in them or
+    # in the hand is unknown.
     facts = table.table_facts()
-    planes = FacePlanes(_COUNTS, unknown=_UNKNOWN, pack=_unseen(pack, facts.face_counts))
-    planes.seen(_HAND, cards)
-    counts = planes.counts
-    counts[_TABLE : _TABLE + FACES] = facts.face_counts
-    counts[_TABLE_JOKERS : _TABLE_JOKERS + JOKER_FACE] = facts.declared_counts
-    planes.mark(_LAYOFF, facts.layoff_mask)
-    dealers: list[float] = []
-    sizes: list[float] = []
-    totals: list[float] = []
-    for k in range(players):
-        other = (seat + k) % players
-        dealers.append(1.0 if other == state.dealer else 0.0)
-        sizes.append(hand_sizes[other] / HAND_SCALE)
-        totals.append(min(scores[other] / target, SCORE_CLIP) if scores else 0.0)
+    held = sum(map(_UNIT.__getitem__, map(FACE_OF.__getitem__, cards)))
+    on_table = facts.face_counts
+    planes = (
+        (held << _LANE * _HAND)
+        + (on_table << _LANE * _TABLE)
+        + (facts.declared_counts << _LANE * _TABLE_JOKERS)
+        + (facts.layoff_plane << _LANE * _LAYOFF)
+        + ((pack - on_table - held) << _LANE * _UNKNOWN)
+    )
+    sizes = hand_sizes[seat:] + hand_sizes[:seat]  # relative to the observer
+    totals = (
+        [min(scores[(seat + k) % players] / target, SCORE_CLIP) for k in range(players)]
+        if scores
+        else _ZEROS[players]
+    )
     pad = _PADS[players]
     rules = table.rules
     over = state.phase == "over"
-    return planes.array(
-        [
-            1.0 if state.current_player == seat and not over else 0.0,
-            state.draws / rules.max_draws,
-            1.0 if state.melded else 0.0,
-            1.0 if state.final_lap else 0.0,
-            1.0 if over else 0.0,
-            *dealers,
-            *pad,
-            *sizes,
-            *pad,
-            min(stock_size / stock_after_deal, 1.0) if stock_after_deal > 0 else 0.0,
-            *totals,
-            *pad,
-        ]
-    )
+    out = np.empty(OBSERVATION_SIZE, dtype=_FLOAT32)
+    out[:_COUNTS] = np.frombuffer(planes.to_bytes(_COUNTS, "little"), dtype=_UINT8)
+    out[_COUNTS:] = [
+        1.0 if state.current_player == seat and not over else 0.0,
+        state.draws / rules.max_draws,
+        1.0 if state.melded else 0.0,
+        1.0 if state.final_lap else 0.0,
+        1.0 if over else 0.0,
+        *_DEALER_FLAGS[players][(state.dealer - seat) % players],
+        *[size / HAND_SCALE for size in sizes],
+        *pad,
+        min(stock_size / stock_after_deal, 1.0) if stock_after_deal > 0 else 0.0,
+        *totals,
+        *pad,
+    ]
+    return out
+
+
+_ZEROS: Final = tuple((0.0,) * players for players in range(MAX_SEATS + 1))
 
 
 CAROUSEL: Final = register_encoding(

@@ -59,7 +59,13 @@ from rummykit.rl.carousel_actions import (
     PLACE_MOST,
     action_string,
 )
-from rummykit.rl.carousel_melds import TableFacts, could_place, simple_melds, table_facts
+from rummykit.rl.carousel_melds import (
+    TableFacts,
+    could_place,
+    simple_meld,
+    simple_melds,
+    table_facts,
+)
 from rummykit.rl.table import EpisodeTable
 
 __all__ = ["CarouselEpisode", "CarouselReward", "CarouselTable", "describe"]
@@ -151,12 +157,14 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
         return {"scores": list(game.scores), "hand": game.hand_number}
 
     def _macro(self, action_id: int) -> CarouselAction:
-        """A placement, searched only when chosen, once per state (``action_for`` then
-        ``step`` search once; "few changes" is the best placement itself unless the
-        solver would try its quick layout first)."""
+        """A simple meld's layout, or a placement, searched only when chosen, once per
+        state (``action_for`` then ``step`` search once; "few changes" is the best
+        placement itself unless the solver would try its quick layout first)."""
         hand = self.deal
         rules = self.rules
         table, cards = hand.table, hand.hands[hand.current_player]
+        if action_id < DRAW:
+            return simple_meld(self.table_facts(), table, cards, action_id)
         kept, searched = self._searched
         if kept is not hand or self._searched_version != self.version:
             searched = {}
@@ -235,15 +243,12 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
         return facts
 
     def _simple_melds(self, hand: CarouselHand, actions: dict[int, CarouselAction | None]) -> None:
+        # Each layout is built only when its id is chosen (:meth:`_macro`).
         cards = hand.hands[hand.current_player]
         found = simple_melds(
-            self.table_facts(),
-            hand.table,
-            cards,
-            decks=self.decks,
-            copy_limit=self.rules.joker_copy_limit,
+            self.table_facts(), cards, decks=self.decks, copy_limit=self.rules.joker_copy_limit
         )
-        actions.update(found)
+        actions.update(dict.fromkeys(found))
 
     def _placements(self, hand: CarouselHand, actions: dict[int, CarouselAction | None]) -> None:
         """The solver's ids, offered when the solver lays a card. A simple meld lays a

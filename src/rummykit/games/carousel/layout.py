@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Final, NoReturn, TypeGuard
 
 from rummykit.cards import (
@@ -49,6 +50,7 @@ from rummykit.cards import (
     format_cards,
 )
 from rummykit.errors import IllegalActionError, InvalidMeldError
+from rummykit.games.carousel.layout_counts import quick_counts
 from rummykit.games.carousel.rules import placement_value
 from rummykit.melds import CAROUSEL_MELDS, Meld, MeldRules, check_meld
 
@@ -156,17 +158,33 @@ def check_layout(
         IllegalLayoutError: naming the meld, the card and the rule.
         InvalidMeldError: malformed input (a joker on the old table without a declaration).
     """
+    quick = quick_counts(old_table, new_table, hand, decks, joker_copy_limit)
+    if quick is not None:
+        new, hand_cards, added, freed = quick
+        return _layout_check(new, hand_cards, added, freed, rules)
+    # A counting rule may be broken: count card by card, to say which one.
     tables = _Tables.count(old_table, new_table, hand)
     tables.check_nothing_removed()
     added = tables.added_from_hand()
     tables.check_declared()
     freed = tables.freed()
     tables.check_copy_limit(decks, joker_copy_limit)
-    checked = _checked_melds(tables.new, rules)
+    return _layout_check(tables.new, tables.hand, added, freed, rules)
+
+
+def _layout_check(
+    new: Sequence[tuple[Card, ...]],
+    hand: Sequence[Card],
+    added: list[Card],
+    freed: list[int],
+    rules: MeldRules,
+) -> LayoutCheck:
+    """(c) The new table's melds checked, once the counting rules hold."""
+    checked = _checked_melds(new, rules)
     return LayoutCheck(
         melds=tuple(checked),
         cards=tuple(added),
-        remaining=tuple(_remaining(tables.hand, added)),
+        remaining=tuple(_remaining(hand, added)),
         value=sum(placement_value(c) for c in added),
         freed=tuple(Card(f) for f in sorted(freed)),
     )
@@ -416,6 +434,9 @@ def _checked_melds(melds: Sequence[tuple[Card, ...]], rules: MeldRules) -> list[
     known = _LEGAL_MELDS.get(rules)
     if known is None or len(known) >= _LEGAL_MELDS_KEPT:
         known = _LEGAL_MELDS[rules] = {}
+    known_melds = list(map(known.get, melds))
+    if all(known_melds):
+        return known_melds  # type: ignore[return-value]  # no meld is None
     shapes = _LEGAL_SHAPES.get(rules)
     if shapes is None or len(shapes) >= _LEGAL_MELDS_KEPT:
         shapes = _LEGAL_SHAPES[rules] = {}
@@ -445,13 +466,25 @@ def _checked_melds(melds: Sequence[tuple[Card, ...]], rules: MeldRules) -> list[
     return checked
 
 
+_PHYSICAL_MASK: Final = PHYSICAL_IDS - 1
+"""The physical bits of a card id: ``card & _PHYSICAL_MASK`` is ``int(card.physical)``."""
+
+
 def _remaining(hand: Sequence[Card], added: Sequence[Card]) -> list[Card]:
     """The hand without the cards laid."""
     used = {int(c) for c in added}
+    if hand and min(hand) >= 0 and max(hand) < PHYSICAL_IDS:
+        # Every card is its physical id: take out the first copy of each card used.
+        kept = list(hand)
+        for card in used:
+            if card in kept:
+                kept.remove(card)  # type: ignore[arg-type]  # equal as ids
+        return kept
     remaining = []
     for card in hand:
-        if int(card.physical) in used:
-            used.discard(int(card.physical))
+        physical = card & _PHYSICAL_MASK
+        if physical in used:
+            used.discard(physical)
         else:
             remaining.append(card)
     return remaining
@@ -466,12 +499,14 @@ def split_hand(cards: Sequence[Card]) -> tuple[dict[int, list[Card]], list[Card]
     """The natural cards by face, and the jokers (of a hand, or of a table's melds)."""
     naturals: dict[int, list[Card]] = {}
     jokers: list[Card] = []
+    pool_of = naturals.get  # locals: read for every card
+    face_mask = _FACE_MASK
     for card in cards:
-        face = card & _FACE_MASK
+        face = card & face_mask
         if face == JOKER_FACE:
             jokers.append(card)
         else:
-            pool = naturals.get(face)
+            pool = pool_of(face)
             if pool is None:
                 naturals[face] = [card]
             else:
@@ -500,22 +535,24 @@ def resolve_layout(
         IllegalActionError: an undeclared joker, or a card neither on the table nor in
             the hand.
     """
-    table_naturals, table_jokers = split_hand([card for meld in table for card in meld])
+    table_naturals, table_jokers = split_hand(list(chain.from_iterable(table)))
     hand_naturals, hand_jokers = split_hand(hand)
+    on_table, in_hand = table_naturals.get, hand_naturals.get  # locals: read for every card
+    face_mask = _FACE_MASK
     resolved: list[list[Card | None]] = []
     pending: list[tuple[int, int, Card]] = []
     for m, written in enumerate(layout):
         row: list[Card | None] = []
         for i, named in enumerate(written):
             card = named if type(named) is Card else Card(named)  # a Card is immutable
-            face = card & _FACE_MASK
+            face = card & face_mask
             if face == JOKER_FACE:
                 keep = _kept_joker(card, table_jokers, seat)
                 row.append(keep)
                 if keep is None:
                     pending.append((m, i, card))
                 continue
-            pool = table_naturals.get(face) or hand_naturals.get(face)
+            pool = on_table(face) or in_hand(face)
             if not pool:
                 raise IllegalActionError(
                     f"seat {seat} cannot place {format_card(card)}: it is neither on the "
@@ -527,6 +564,8 @@ def resolve_layout(
                 )
             row.append(pool.pop(0))
         resolved.append(row)
+    if not pending:
+        return list(map(tuple, resolved))  # type: ignore[arg-type]  # no row holds None
     free_jokers = table_jokers + hand_jokers
     for m, i, card in pending:
         if not free_jokers:
