@@ -20,6 +20,7 @@ from rummykit.games.carousel.placement import (
     JOKER_TOKEN,
     TOKENS,
     group_in_old_order,
+    token_face,
     token_homes,
 )
 from rummykit.games.carousel.rank_dp_problem import (
@@ -34,11 +35,13 @@ __all__ = ["lay_out"]
 _Keyed = tuple[list[int], tuple[int, ...]]
 """A token meld and its tokens sorted: the key old melds are recognised by."""
 
-_RANK_OF: Final = tuple((tok & 63) % 13 for tok in range(2 * JOKER_TOKEN))
+_RANK_OF: Final = tuple(token_face(tok) % 13 for tok in range(2 * JOKER_TOKEN))
 """Per token, the rank index (0-12) of the face it stands for."""
-_SUIT_OF: Final = tuple((tok & 63) // 13 for tok in range(2 * JOKER_TOKEN))
+_SUIT_OF: Final = tuple(token_face(tok) // 13 for tok in range(2 * JOKER_TOKEN))
 """Per token, the suit of the face it stands for."""
-_IN_GROUP: Final = tuple((tok & 63) * 2 + (tok >= JOKER_TOKEN) for tok in range(2 * JOKER_TOKEN))
+_IN_GROUP: Final = tuple(
+    token_face(tok) * 2 + (tok >= JOKER_TOKEN) for tok in range(2 * JOKER_TOKEN)
+)
 """Per token of one rank, its place in a group: by suit, the natural card before a joker."""
 
 
