@@ -382,7 +382,8 @@ class TableCounts:
     jokers: int
     """Jokers per declared face, packed."""
     every: tuple[list[int], list[int], list[int], list[int], list[int]]
-    """With every meld open: the problem's real, jokers, in_runs, in_groups and in_high."""
+    """With every meld open: the problem's real, jokers, in_runs, in_groups and in_high
+    (shared by every such problem: the solver never changes a problem's lists)."""
     suit_items: tuple[int, int, int, int]
     """With every meld open: per suit, the items (real and jokers)."""
     joker_count: int

@@ -213,25 +213,7 @@ def dp_for(
     named = None if order == _SUITS else order  # the suits as they are: no renaming
     if use_compiled and _CompiledRankDp is not None:
         try:
-            compiled = _CompiledRankDp(
-                p.min_size,
-                p.max_set,
-                p.ace_low,
-                p.ace_high,
-                p.real,
-                p.jokers,
-                p.real_ext,
-                p.cap,
-                p.hand,
-                p.hand_jokers,
-                p.weight,
-                p.joker_weight,
-                p.in_runs,
-                p.in_groups,
-                p.in_high,
-                p.unit,
-                order,
-            )
+            compiled = _CompiledRankDp(*compiled_arguments(p), order)
         except _CompiledUnsupported:
             return _python_dp(p, named)
         return CompiledRankDp(p, compiled, named)
