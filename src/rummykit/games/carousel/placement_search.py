@@ -305,6 +305,8 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
     best: list[tuple[int, _Steps, int, int]] = []
     threshold = floor
     start_melds = _meld_starts(space)
+    push, pop = path.append, path.pop
+    memo_get = memo.get
 
     def visit(
         k: int,
@@ -347,7 +349,7 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
             return _NEG
         rest = u >> (_BITS * k)
         key = (k, j, rest, placed, freed, full, one, pipe, fresh)
-        known = memo.get(key)
+        known = memo_get(key)
         if known is not None and score + known <= threshold:
             return score + known
         if len(memo) > budget:
@@ -359,11 +361,11 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
             for idx, nu, nplaced, npending, nfull, none, opens in start_melds(
                 k, j, u, placed, pending, full, one
             ):
-                path.append((0, k, idx, 0))
+                push((0, k, idx, 0))
                 found = visit(
                     k, idx, nu, nplaced, npending, freed, nfull, none, score, pipe, fresh + opens
                 )
-                path.pop()
+                pop()
                 if found > result:
                     result = found
         # Close the face: x of its jokers freed, ``reals`` slots hold its own items; the
@@ -386,47 +388,69 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
                 most_ext = max(0, min(waiting, limit[nxt] - at_next))
             else:
                 waiting = most_ext = at_next = next_shift = 0
+            # Whether the face has room left depends only on its slots.
+            nfull, none = full, one
+            if wild_max:
+                room = cap[k] - used
+                if room == 0:
+                    nfull |= 1 << k
+                elif room == 1:
+                    none |= 1 << k
+            if most_ext:
+                items_next = items_at[nxt]
+                before = at_next - items_next if at_next > items_next else 0
+                cleared = base_pipe & ~(_FIELD << next_shift)
+                next_bits = _BITS * nxt
+            w = weight[k]
             for x in range(jk, -1, -1):
                 kept = r + jk - x
                 most = min(used, kept + o)
                 fewest = max(kept, used - (wild_max - placed - others), x and jk)
                 for reals in range(most, fewest - 1, -1):
                     wild = used - reals
-                    nfull, none = full, one
-                    if wild_max:
-                        room = cap[k] - used
-                        if room == 0:
-                            nfull |= 1 << k
-                        elif room == 1:
-                            none |= 1 << k
-                    path.append((1, k, x, reals))
-                    for ext in range(most_ext, -1, -1):
-                        grown = 0
-                        if ext:
-                            before = at_next - items_at[nxt] if at_next > items_at[nxt] else 0
-                            after = at_next + ext - items_at[nxt]
-                            grown = (after if after > 0 else 0) - before
-                            if placed + wild + others + grown > wild_max:
-                                continue
-                        new_pipe = base_pipe & ~(_FIELD << next_shift) | (ext << next_shift)
-                        path.append((2, nxt, ext, 0))
+                    nplaced = placed + wild
+                    nscore = score + (reals - kept) * w
+                    push((1, k, x, reals))
+                    for ext in range(most_ext, 0, -1):
+                        after = at_next + ext - items_next
+                        grown = (after if after > 0 else 0) - before
+                        if nplaced + others + grown > wild_max:
+                            continue
+                        push((2, nxt, ext, 0))
                         found = visit(
                             nxt,
                             0,
-                            u + (ext << (_BITS * nxt)),
-                            placed + wild,
+                            u + (ext << next_bits),
+                            nplaced,
                             others + grown,
                             freed + x,
                             nfull,
                             none,
-                            score + (reals - kept) * weight[k],
-                            new_pipe if nxt < n else 0,
+                            nscore,
+                            cleared | (ext << next_shift),
                             0,
                         )
-                        path.pop()
+                        pop()
                         if found > result:
                             result = found
-                    path.pop()
+                    push((2, nxt, 0, 0))
+                    found = visit(
+                        nxt,
+                        0,
+                        u,
+                        nplaced,
+                        others,
+                        freed + x,
+                        nfull,
+                        none,
+                        nscore,
+                        base_pipe & ~(_FIELD << next_shift) if nxt < n else 0,
+                        0,
+                    )
+                    pop()
+                    if found > result:
+                        result = found
+                    pop()
 
         future = result - score
         if known is None or future < known:
