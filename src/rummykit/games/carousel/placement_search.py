@@ -101,6 +101,17 @@ def _meld_positions(
     )
 
 
+@cache
+def _meld_masks(
+    ace_low: bool, ace_high: bool, min_size: int, max_set: int
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per position, the melds through its face as (size, positions as bits)."""
+    return tuple(
+        tuple((len(meld), sum(1 << g for g in meld)) for meld in at)
+        for at in _meld_positions(ace_low, ace_high, min_size, max_set)
+    )
+
+
 @dataclass(slots=True)
 class SearchResult:
     """An optimal layout of one problem, at the level of faces."""
@@ -249,21 +260,25 @@ def _reach(
     The last position from which a meld through each face can still start: past it,
     a face gets no more slots, so its hand cards beyond those slots are lost and its
     table items must already be covered."""
-    through = _meld_positions(p.ace_low, p.ace_high, p.min_size, p.max_set)
+    through = _meld_masks(p.ace_low, p.ace_high, p.min_size, p.max_set)
     potential = [0] * (n + 1)
     frozen: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n + 1)]
     goal = 0
+    filled = sum(1 << k for k in range(52) if items_at[k])
     for q in range(n):
         if not items_at[q]:
             continue
         latest = -1
-        for meld in through[q]:
-            reals = [g for g in meld if items_at[g]]
-            absent = len(meld) - len(reals)
+        for size, mask in through[q]:
+            reals = mask & filled
+            absent = size - reals.bit_count()
             if absent > wild_max:
                 continue
-            spare = wild_max - absent  # faces below the start that jokers can fill
-            start = reals[spare] if spare < len(reals) else q
+            # Faces below the start that jokers can fill: the start is the real face
+            # after the ``spare`` lowest ones.
+            for _ in range(wild_max - absent):
+                reals &= reals - 1
+            start = (reals & -reals).bit_length() - 1 if reals else q
             if start > latest:
                 latest = start
                 if latest >= q:
