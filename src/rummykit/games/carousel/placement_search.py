@@ -50,6 +50,10 @@ _ORDER: Final = tuple(sorted(range(52), key=lambda f: ((f % 13), f // 13)))
 _POSITION: Final = tuple(_ORDER.index(f) for f in range(52))
 
 
+_Frozen = tuple[int, int, int, int, int, int]
+"""A face no meld can reach any more: (shift of its suit's open runs, shift of its
+slots, slots its table items need, table items, hand cards, their weight)."""
+
 _Anchor = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int]
 """A meld started at a position: (mask of later positions, slot increment, wild slots
 below, positions of those, the meld's faces, 1 for a run that stays open)."""
@@ -182,9 +186,9 @@ class _Space:
     """Positions with a slot to give, as bits."""
     potential: list[int]
     """The hand cards' weight that melds starting at or after a position can still lay."""
-    frozen: list[list[tuple[int, int, int, int]]]
+    frozen: list[list[_Frozen]]
     """Per position, the earlier positions no meld can reach any more once it is
-    reached: (position, slots its table items need, table items, hand cards)."""
+    reached (see ``_Frozen``)."""
     free_ahead: list[int]
     """Table jokers that can be freed from a position on."""
     goal: int
@@ -253,7 +257,7 @@ def _reach(
     items_at: list[int],
     weight: list[int],
     wild_max: int,
-) -> tuple[list[int], list[list[tuple[int, int, int, int]]], int]:
+) -> tuple[list[int], list[list[_Frozen]], int]:
     """What melds can still reach: the potential and frozen positions of :class:`_Space`,
     and the weight of every live hand card.
 
@@ -261,8 +265,9 @@ def _reach(
     a face gets no more slots, so its hand cards beyond those slots are lost and its
     table items must already be covered."""
     through = _meld_masks(p.ace_low, p.ace_high, p.min_size, p.max_set)
+    lane = _BITS * p.min_size  # bits of one suit's open runs
     potential = [0] * (n + 1)
-    frozen: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n + 1)]
+    frozen: list[list[_Frozen]] = [[] for _ in range(n + 1)]
     goal = 0
     filled = sum(1 << k for k in range(52) if items_at[k])
     for q in range(n):
@@ -289,8 +294,9 @@ def _reach(
             potential[latest] += weight[q] * opt[q]
         r, jk = real[q], jokers[q]
         need = max(r, jk) if jk and r + opt[q] and wild_max else r + jk
+        entry = (lane * (q & 3), _BITS * q, need, r + jk, opt[q], weight[q])
         for k in range(latest + 1, q + 1):
-            frozen[k].append((q, need, r + jk, opt[q]))
+            frozen[k].append(entry)
     for k in range(n - 1, -1, -1):
         potential[k] += potential[k + 1]
     return potential, frozen, goal
@@ -349,15 +355,15 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
                     raise _GoalReachedError
             return total
         bound = score + potential[k] + joker_bound
-        for q, need, forced, o in frozen[k]:
-            if (pipe >> (width * (q & 3))) & suit_mask:
-                bound += weight[q] * o  # an open run of its suit may still reach it
+        for lane, at, need, forced, o, w in frozen[k]:
+            if (pipe >> lane) & suit_mask:
+                bound += w * o  # an open run of its suit may still reach it
                 continue
-            slots = (u >> (_BITS * q)) & _FIELD
+            slots = (u >> at) & _FIELD
             if slots < need:
                 return _NEG  # a table item that no meld can cover any more
             if slots > forced:
-                bound += weight[q] * (o if slots - forced > o else slots - forced)
+                bound += w * (o if slots - forced > o else slots - forced)
         if bound <= threshold:
             return bound
         if placed > freed + hj + free_ahead[k]:
@@ -496,7 +502,9 @@ def _meld_starts(space: _Space) -> Callable[[int, int, int, int, int, int, int],
     ) -> Iterator[_Start]:
         """The melds that can start at position ``k`` (anchors from ``j`` on), in order,
         each with the state it leads to."""
-        options = anchors[k] or anchors_at(k)
+        options = anchors[k]
+        if options is None:
+            options = anchors_at(k)
         for idx in range(j, len(options)):
             mask, inc, n_below, below, _faces, opens = options[idx]
             ok = True
