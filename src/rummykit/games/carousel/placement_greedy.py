@@ -142,7 +142,12 @@ def _place_natural(
                 return True
     if not table.room(face):
         return False
+    suit, rank = divmod(face, 13)
     for index, meld in enumerate(melds):
+        # A run only grows in its suit and a group only in its rank.
+        first = table_face(meld[0])
+        if first // 13 != suit and first % 13 != rank:
+            continue
         if face in table.ends(meld) or face in table.missing_suits(meld, max_set):
             table.add(index, card)
             changed.add(index)
@@ -152,7 +157,6 @@ def _place_natural(
     if _new_meld(table, card, left, max_set, changed):
         return True
     # The middle of a long run holding the same face: split it in two.
-    suit, rank = divmod(face, 13)
     for index, meld in enumerate(melds):
         if table.is_group(meld) or table_face(meld[0]) // 13 != suit:
             continue

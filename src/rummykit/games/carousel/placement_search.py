@@ -50,6 +50,10 @@ _ORDER: Final = tuple(sorted(range(52), key=lambda f: ((f % 13), f // 13)))
 _POSITION: Final = tuple(_ORDER.index(f) for f in range(52))
 
 
+_Frozen = tuple[int, int, int, int, int, int]
+"""A face no meld can reach any more: (shift of its suit's open runs, shift of its
+slots, slots its table items need, table items, hand cards, their weight)."""
+
 _Anchor = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int]
 """A meld started at a position: (mask of later positions, slot increment, wild slots
 below, positions of those, the meld's faces, 1 for a run that stays open)."""
@@ -98,6 +102,17 @@ def _meld_positions(
     return tuple(
         tuple(tuple(sorted(_POSITION[g] for g in meld)) for meld in universe[face])
         for face in _ORDER
+    )
+
+
+@cache
+def _meld_masks(
+    ace_low: bool, ace_high: bool, min_size: int, max_set: int
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per position, the melds through its face as (size, positions as bits)."""
+    return tuple(
+        tuple((len(meld), sum(1 << g for g in meld)) for meld in at)
+        for at in _meld_positions(ace_low, ace_high, min_size, max_set)
     )
 
 
@@ -171,9 +186,9 @@ class _Space:
     """Positions with a slot to give, as bits."""
     potential: list[int]
     """The hand cards' weight that melds starting at or after a position can still lay."""
-    frozen: list[list[tuple[int, int, int, int]]]
+    frozen: list[list[_Frozen]]
     """Per position, the earlier positions no meld can reach any more once it is
-    reached: (position, slots its table items need, table items, hand cards)."""
+    reached (see ``_Frozen``)."""
     free_ahead: list[int]
     """Table jokers that can be freed from a position on."""
     goal: int
@@ -242,28 +257,33 @@ def _reach(
     items_at: list[int],
     weight: list[int],
     wild_max: int,
-) -> tuple[list[int], list[list[tuple[int, int, int, int]]], int]:
+) -> tuple[list[int], list[list[_Frozen]], int]:
     """What melds can still reach: the potential and frozen positions of :class:`_Space`,
     and the weight of every live hand card.
 
     The last position from which a meld through each face can still start: past it,
     a face gets no more slots, so its hand cards beyond those slots are lost and its
     table items must already be covered."""
-    through = _meld_positions(p.ace_low, p.ace_high, p.min_size, p.max_set)
+    through = _meld_masks(p.ace_low, p.ace_high, p.min_size, p.max_set)
+    lane = _BITS * p.min_size  # bits of one suit's open runs
     potential = [0] * (n + 1)
-    frozen: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n + 1)]
+    frozen: list[list[_Frozen]] = [[] for _ in range(n + 1)]
     goal = 0
+    filled = sum(1 << k for k in range(52) if items_at[k])
     for q in range(n):
         if not items_at[q]:
             continue
         latest = -1
-        for meld in through[q]:
-            reals = [g for g in meld if items_at[g]]
-            absent = len(meld) - len(reals)
+        for size, mask in through[q]:
+            reals = mask & filled
+            absent = size - reals.bit_count()
             if absent > wild_max:
                 continue
-            spare = wild_max - absent  # faces below the start that jokers can fill
-            start = reals[spare] if spare < len(reals) else q
+            # Faces below the start that jokers can fill: the start is the real face
+            # after the ``spare`` lowest ones.
+            for _ in range(wild_max - absent):
+                reals &= reals - 1
+            start = (reals & -reals).bit_length() - 1 if reals else q
             if start > latest:
                 latest = start
                 if latest >= q:
@@ -274,8 +294,9 @@ def _reach(
             potential[latest] += weight[q] * opt[q]
         r, jk = real[q], jokers[q]
         need = max(r, jk) if jk and r + opt[q] and wild_max else r + jk
+        entry = (lane * (q & 3), _BITS * q, need, r + jk, opt[q], weight[q])
         for k in range(latest + 1, q + 1):
-            frozen[k].append((q, need, r + jk, opt[q]))
+            frozen[k].append(entry)
     for k in range(n - 1, -1, -1):
         potential[k] += potential[k + 1]
     return potential, frozen, goal
@@ -305,6 +326,8 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
     best: list[tuple[int, _Steps, int, int]] = []
     threshold = floor
     start_melds = _meld_starts(space)
+    push, pop = path.append, path.pop
+    memo_get = memo.get
 
     def visit(
         k: int,
@@ -332,22 +355,22 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
                     raise _GoalReachedError
             return total
         bound = score + potential[k] + joker_bound
-        for q, need, forced, o in frozen[k]:
-            if (pipe >> (width * (q & 3))) & suit_mask:
-                bound += weight[q] * o  # an open run of its suit may still reach it
+        for lane, at, need, forced, o, w in frozen[k]:
+            if (pipe >> lane) & suit_mask:
+                bound += w * o  # an open run of its suit may still reach it
                 continue
-            slots = (u >> (_BITS * q)) & _FIELD
+            slots = (u >> at) & _FIELD
             if slots < need:
                 return _NEG  # a table item that no meld can cover any more
             if slots > forced:
-                bound += weight[q] * (o if slots - forced > o else slots - forced)
+                bound += w * (o if slots - forced > o else slots - forced)
         if bound <= threshold:
             return bound
         if placed > freed + hj + free_ahead[k]:
             return _NEG
         rest = u >> (_BITS * k)
         key = (k, j, rest, placed, freed, full, one, pipe, fresh)
-        known = memo.get(key)
+        known = memo_get(key)
         if known is not None and score + known <= threshold:
             return score + known
         if len(memo) > budget:
@@ -359,11 +382,11 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
             for idx, nu, nplaced, npending, nfull, none, opens in start_melds(
                 k, j, u, placed, pending, full, one
             ):
-                path.append((0, k, idx, 0))
+                push((0, k, idx, 0))
                 found = visit(
                     k, idx, nu, nplaced, npending, freed, nfull, none, score, pipe, fresh + opens
                 )
-                path.pop()
+                pop()
                 if found > result:
                     result = found
         # Close the face: x of its jokers freed, ``reals`` slots hold its own items; the
@@ -386,47 +409,69 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
                 most_ext = max(0, min(waiting, limit[nxt] - at_next))
             else:
                 waiting = most_ext = at_next = next_shift = 0
+            # Whether the face has room left depends only on its slots.
+            nfull, none = full, one
+            if wild_max:
+                room = cap[k] - used
+                if room == 0:
+                    nfull |= 1 << k
+                elif room == 1:
+                    none |= 1 << k
+            if most_ext:
+                items_next = items_at[nxt]
+                before = at_next - items_next if at_next > items_next else 0
+                cleared = base_pipe & ~(_FIELD << next_shift)
+                next_bits = _BITS * nxt
+            w = weight[k]
             for x in range(jk, -1, -1):
                 kept = r + jk - x
                 most = min(used, kept + o)
                 fewest = max(kept, used - (wild_max - placed - others), x and jk)
                 for reals in range(most, fewest - 1, -1):
                     wild = used - reals
-                    nfull, none = full, one
-                    if wild_max:
-                        room = cap[k] - used
-                        if room == 0:
-                            nfull |= 1 << k
-                        elif room == 1:
-                            none |= 1 << k
-                    path.append((1, k, x, reals))
-                    for ext in range(most_ext, -1, -1):
-                        grown = 0
-                        if ext:
-                            before = at_next - items_at[nxt] if at_next > items_at[nxt] else 0
-                            after = at_next + ext - items_at[nxt]
-                            grown = (after if after > 0 else 0) - before
-                            if placed + wild + others + grown > wild_max:
-                                continue
-                        new_pipe = base_pipe & ~(_FIELD << next_shift) | (ext << next_shift)
-                        path.append((2, nxt, ext, 0))
+                    nplaced = placed + wild
+                    nscore = score + (reals - kept) * w
+                    push((1, k, x, reals))
+                    for ext in range(most_ext, 0, -1):
+                        after = at_next + ext - items_next
+                        grown = (after if after > 0 else 0) - before
+                        if nplaced + others + grown > wild_max:
+                            continue
+                        push((2, nxt, ext, 0))
                         found = visit(
                             nxt,
                             0,
-                            u + (ext << (_BITS * nxt)),
-                            placed + wild,
+                            u + (ext << next_bits),
+                            nplaced,
                             others + grown,
                             freed + x,
                             nfull,
                             none,
-                            score + (reals - kept) * weight[k],
-                            new_pipe if nxt < n else 0,
+                            nscore,
+                            cleared | (ext << next_shift),
                             0,
                         )
-                        path.pop()
+                        pop()
                         if found > result:
                             result = found
-                    path.pop()
+                    push((2, nxt, 0, 0))
+                    found = visit(
+                        nxt,
+                        0,
+                        u,
+                        nplaced,
+                        others,
+                        freed + x,
+                        nfull,
+                        none,
+                        nscore,
+                        base_pipe & ~(_FIELD << next_shift) if nxt < n else 0,
+                        0,
+                    )
+                    pop()
+                    if found > result:
+                        result = found
+                    pop()
 
         future = result - score
         if known is None or future < known:
@@ -457,7 +502,9 @@ def _meld_starts(space: _Space) -> Callable[[int, int, int, int, int, int, int],
     ) -> Iterator[_Start]:
         """The melds that can start at position ``k`` (anchors from ``j`` on), in order,
         each with the state it leads to."""
-        options = anchors[k] or anchors_at(k)
+        options = anchors[k]
+        if options is None:
+            options = anchors_at(k)
         for idx in range(j, len(options)):
             mask, inc, n_below, below, _faces, opens = options[idx]
             ok = True
