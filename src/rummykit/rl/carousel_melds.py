@@ -5,7 +5,10 @@ and new-meld ids (:mod:`rummykit.rl.carousel_actions`) are legal, and whether th
 solver has a placement at all. Both questions are answered here from a few facts about
 the public table, computed once per table (the engine makes a new table list at every
 meld): which faces each meld takes at an end, how many copies of each face the table
-shows (real cards and joker declarations) and which ranks and suits it holds.
+shows (real cards and joker declarations) and which faces it holds. Each meld's share
+of them is worked out once and kept (melds outlive many tables), and faces are bits or
+bytes of an integer, so a table adds up its melds, and a hand is checked against all
+faces at once, without a loop over cards in Python.
 
 * A simple meld (natural hand cards added at a meld's end, or three as a new meld,
   the rest unchanged) breaks only one of the engine's layout rules: the copy limit,
@@ -92,10 +95,8 @@ class TableFacts:
     """Jokers on the table."""
     declared: tuple[int, ...]
     """The face each table joker is declared as (-1: none)."""
-    suits_of_rank: tuple[int, ...]
-    """Per rank, the suits of its real cards on the table (bits)."""
-    ranks_of_suit: tuple[int, ...]
-    """Per suit, the ranks of its real cards on the table (bits)."""
+    real_mask: int
+    """The faces of the real cards on the table, as bits."""
     face_counts: int
     """Per face (a byte each, the joker's last), the table's cards: its observation plane."""
     declared_counts: int
@@ -109,11 +110,11 @@ _KEPT: Final = 100_000
 _LANE: Final = 8
 """Bits per face in a packed count (a face shows far fewer than 256 cards)."""
 
-_MeldFacts = tuple[frozenset[int], int, int, int, int, int, int, int, tuple[int, ...]]
+_MeldFacts = tuple[frozenset[int], int, int, int, int, int, int, tuple[int, ...]]
 """What one meld adds to a table's facts: its lay-off faces (as a set, as bits and as a
 plane), its cards per face (jokers at face 52), its real cards and declarations per
-face, its declarations per face, its real faces as bits and by rank (a byte per rank,
-a bit per suit), and its jokers' declared faces (-1: none)."""
+face, its declarations per face, its real faces as bits, and its jokers' declared faces
+(-1: none)."""
 
 
 class _MeldFactsKept(dict[tuple[int, ...], _MeldFacts]):
@@ -147,7 +148,7 @@ def _meld_facts(key: tuple[int, ...]) -> _MeldFacts:
     for face in layoffs:
         mask |= 1 << face
         plane |= 1 << (_LANE * face)
-    on_table = shown = declared_as = real_mask = by_rank = 0
+    on_table = shown = declared_as = real_mask = 0
     declarations: list[int] = []
     for card in meld:
         face = FACES[card]
@@ -161,7 +162,6 @@ def _meld_facts(key: tuple[int, ...]) -> _MeldFacts:
         else:
             shown += 1 << (_LANE * face)
             real_mask |= 1 << face
-            by_rank |= 1 << (_LANE * (face % 13) + face // 13)
     return (
         layoffs,
         mask,
@@ -170,7 +170,6 @@ def _meld_facts(key: tuple[int, ...]) -> _MeldFacts:
         shown,
         declared_as,
         real_mask,
-        by_rank,
         tuple(declarations),
     )
 
@@ -183,10 +182,9 @@ def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
         melds = [_MELD_FACTS[tuple(meld)] for meld in table]
     if not melds:
         return _EMPTY_TABLE
-    layoffs, masks, planes, on_table, shown, declared_as, real, by_rank, declarations = zip(
+    layoffs, masks, planes, on_table, shown, declared_as, real, declarations = zip(
         *melds, strict=True
     )
-    real_mask = reduce(or_, real)
     declared = tuple(chain.from_iterable(declarations))
     return TableFacts(
         layoffs,
@@ -197,8 +195,7 @@ def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
         sum(shown),
         len(declared),
         declared,
-        tuple(reduce(or_, by_rank).to_bytes(13, "little")),
-        (real_mask & _ROW, real_mask >> 13 & _ROW, real_mask >> 26 & _ROW, real_mask >> 39 & _ROW),
+        reduce(or_, real),
         sum(on_table),
         sum(declared_as),
     )
@@ -282,7 +279,7 @@ _FACE_BIT: Final = tuple(
     0 if face == JOKER_FACE else 1 << face for face in range(PHYSICAL_IDS // MAX_COPIES)
 )
 """Per face, its bit in a face mask (none for the joker)."""
-_EMPTY_TABLE: Final = TableFacts((), 0, 0, {}, 0, 0, (), (0,) * 13, (0,) * 4, 0, 0)
+_EMPTY_TABLE: Final = TableFacts((), 0, 0, {}, 0, 0, (), 0, 0, 0)
 
 
 def _over(shown: int, faces: Sequence[int], decks: int) -> bool:
@@ -296,43 +293,49 @@ def could_place(
     """False only when no layout can lay any of ``cards`` (see the module docstring);
     a hand joker always counts as possibly placeable. With ``only``, the question is
     whether a layout can lay one of those cards (the others may help)."""
-    suits = list(facts.suits_of_rank)
-    ranks = list(facts.ranks_of_suit)
-    faces = set()
-    for card in cards:
-        face = FACES[card]
-        if face == JOKER_FACE:
-            return True
-        faces.add(face)
-        suits[face % 13] |= 1 << (face // 13)
-        ranks[face // 13] |= 1 << (face % 13)
+    held_faces = set(map(FACES.__getitem__, cards))
+    if JOKER_FACE in held_faces:
+        return True
+    faces = held_faces
     if only is not None:
-        faces = {FACES[card] for card in only}
+        faces = set(map(FACES.__getitem__, only))
         if JOKER_FACE in faces:
             return True
+    held = sum(map(_FACE_BIT.__getitem__, held_faces))
+    seen = facts.real_mask | held
     # A table joker changes its declaration only when freed by a real card of the face
     # it stands for (the Carousel rules, §3): without one on the table or in the
     # hand it stays that face wherever it goes, so it counts as that card, not as wild.
+    present = seen
     jokers = 0
-    hand_faces = {FACES[card] for card in cards}
     for declared in facts.declared:
-        if (
-            declared < 0
-            or declared in hand_faces
-            or facts.ranks_of_suit[declared // 13] >> (declared % 13) & 1
-        ):
+        if declared < 0 or seen >> declared & 1:
             jokers += 1
         else:
-            suits[declared % 13] |= 1 << (declared // 13)
-            ranks[declared // 13] |= 1 << (declared % 13)
-    for face in faces:
-        rank, suit = face % 13, face // 13
-        if (suits[rank] & ~(1 << suit)).bit_count() + jokers >= 2:
+            present |= 1 << declared
+    wanted = sum(map(_FACE_BIT.__getitem__, faces))
+    if jokers >= 2:
+        return wanted > 0  # two jokers make a set with any card
+    # Per suit at once: the ranks a card of it could join as a set (with the other
+    # suits' cards of its rank) or as a run (in a window of three around it).
+    rows = [present >> (13 * suit) & _ROW for suit in range(4)]
+    for suit, others in enumerate(_OTHER_SUITS):
+        mine = wanted >> (13 * suit) & _ROW
+        if not mine:
+            continue
+        x, y, z = rows[others[0]], rows[others[1]], rows[others[2]]
+        sets = x | y | z if jokers else x & y | x & z | y & z
+        row = rows[suit] | (rows[suit] & 1) << 13  # the ace again, high (Q K A)
+        a, b, c = row, row >> 1, row >> 2  # bit ``low``: rank low, low + 1, low + 2
+        windows = (a & b | a & c | b & c) & _LOWS if jokers else a & b & c
+        runs = windows | windows << 1 | windows << 2
+        if mine & (sets | runs | runs >> 13):  # the ace high counts as the ace
             return True
-        row = ranks[suit]
-        row |= (row & 1) << 13  # the ace again, high (Q K A), at position 13
-        for position in (rank, 13) if rank == 0 else (rank,):
-            for low in range(max(position - 2, 0), min(position, 11) + 1):
-                if 3 - ((row >> low) & 7).bit_count() <= jokers:
-                    return True
     return False
+
+
+_OTHER_SUITS: Final = tuple(
+    tuple(other for other in range(4) if other != suit) for suit in range(4)
+)
+_LOWS: Final = (1 << 12) - 1
+"""The lowest ranks of a run of three (A to Q, for Q K A)."""

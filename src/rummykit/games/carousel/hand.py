@@ -19,15 +19,17 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, compress, filterfalse
+from operator import not_
 from typing import Any, Final, Literal
 
 from rummykit.cards import (
     FACES,
+    PHYSICAL_IDS,
     Card,
     DeckSpec,
     format_cards,
     ordered_deck,
-    physical_of,
     shuffled_deck,
 )
 from rummykit.core import Event, IllegalActionError, InvalidActionError
@@ -383,14 +385,17 @@ class CarouselHand(HandEngine):
     def _meld(self, seat: int, checked: _CheckedMeld) -> list[Event]:
         hand = self.hands[seat]
         new_table = checked.table
-        on_table = {physical_of(c) for meld in self.table for c in meld}
-        placed = [c for meld in new_table for c in meld if physical_of(c) not in on_table]
-        placed_ids = {physical_of(c) for c in placed}
-        self.hands[seat] = [c for c in hand if int(c) not in placed_ids]
+        # The cards on the new table that were not on the old one, in table order (a
+        # joker by its physical id: it may have been declared anew).
+        on_table = set(map(_PHYSICAL, chain.from_iterable(self.table)))
+        cards = list(chain.from_iterable(new_table))
+        placed = list(compress(cards, map(not_, map(on_table.__contains__, map(_PHYSICAL, cards)))))
+        placed_ids = set(map(_PHYSICAL, placed))
+        self.hands[seat] = list(filterfalse(placed_ids.__contains__, hand))
         self.table = list(new_table)
         self.melded = True
         self._kept_check = None
-        layout = [_meld_text(meld) for meld in new_table]
+        layout = list(map(_MELD_TEXTS.__getitem__, new_table))
         events = [Event("meld", seat, detail={"layout": layout, "from_hand": format_cards(placed)})]
         if not self.hands[seat]:
             events.append(Event("went_out", seat))
@@ -593,16 +598,18 @@ def new_hand(
     return hand
 
 
-_MELD_TEXTS: dict[tuple[Card, ...], str] = {}
-"""Per table meld, its notation: most melds of a layout were on the table before."""
+class _MeldTexts(dict[tuple[Card, ...], str]):
+    """Per table meld, its notation (``format_cards``; it depends only on the card ids):
+    most melds of a layout were on the table before."""
+
+    def __missing__(self, meld: tuple[Card, ...]) -> str:
+        if len(self) >= _MELD_TEXTS_KEPT:
+            self.clear()
+        found = self[meld] = format_cards(meld)
+        return found
+
+
+_MELD_TEXTS: Final = _MeldTexts()
 _MELD_TEXTS_KEPT: Final = 100_000
-
-
-def _meld_text(meld: tuple[Card, ...]) -> str:
-    """``format_cards(meld)``, kept per meld (the text depends only on the card ids)."""
-    found = _MELD_TEXTS.get(meld)
-    if found is None:
-        if len(_MELD_TEXTS) >= _MELD_TEXTS_KEPT:
-            _MELD_TEXTS.clear()
-        found = _MELD_TEXTS[meld] = format_cards(meld)
-    return found
+_PHYSICAL: Final = (PHYSICAL_IDS - 1).__and__
+""":func:`~rummykit.cards.physical_of` as a method of an int (mapped over many cards)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from rummykit.cards import FACES, JOKER_FACE, card_value_gin, is_joker_id
@@ -100,16 +101,22 @@ def carousel_hand_value(cards: Iterable[int], rules: CarouselRules | None = None
     41
     """
     rules = rules or _REFERENCE
-    total = 0
-    for card in cards:
-        face = FACES[card]
-        if face == JOKER_FACE:
-            total += rules.joker_value
-        elif face % 13 == 0:
-            total += rules.ace_high_value
-        else:
-            total += min(face % 13 + 1, 10)
-    return total
+    values = _face_values(rules.joker_value, rules.ace_high_value)
+    return sum(map(values.__getitem__, map(FACES.__getitem__, cards)))
+
+
+@lru_cache(maxsize=64)
+def _face_values(joker_value: int, ace_high_value: int) -> tuple[int, ...]:
+    """Per face id (0-63), what a card of it counts in hand: a hand's value is then
+    summed without a loop in Python (hand values are read at every decision)."""
+    return tuple(
+        joker_value
+        if face == JOKER_FACE
+        else ace_high_value
+        if face % 13 == 0
+        else min(face % 13 + 1, 10)
+        for face in range(max(FACES) + 1)
+    )
 
 
 def placement_value(card: int, joker_value: int = 25) -> int:
