@@ -15,11 +15,11 @@ which also says which rule is broken.
 
 >>> from rummykit.cards import format_cards, parse_cards as p
 >>> new, hand, added, freed = quick_counts(
-...     [p("4S JK=5S 6S")], [p("4S 5S 6S JK=7S")], p("5S 2D"), 2, True
+...     [tuple(p("4S JK=5S 6S"))], [tuple(p("4S 5S 6S JK=7S"))], p("5S 2D"), 2, True
 ... )
 >>> format_cards(added), freed
 ('5S', [4])
->>> quick_counts([p("4S 5S 6S")], [p("4S 5S")], p("2D"), 2, True) is None
+>>> quick_counts([tuple(p("4S 5S 6S"))], [tuple(p("4S 5S"))], p("2D"), 2, True) is None
 True
 """
 
