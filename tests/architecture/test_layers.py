@@ -34,6 +34,7 @@ SHARED = (
     "refusal_facts",
     "refusals",
     "screen_words",
+    "memo",
 )
 
 

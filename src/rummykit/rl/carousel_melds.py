@@ -45,6 +45,7 @@ from typing import Final
 from rummykit.cards import FACES, JOKER_FACE, MAX_COPIES, PHYSICAL_IDS, Card
 from rummykit.games.carousel import CarouselAction
 from rummykit.melds import CAROUSEL_MELDS, is_meld
+from rummykit.memo import Memo
 from rummykit.rl.carousel_actions import LAYOFF_BASE, MELD_CARDS, RUN_BASE, SET_BASE
 
 __all__ = [
@@ -103,9 +104,6 @@ class TableFacts:
     """Per natural face (a byte each), the table jokers declared as it."""
 
 
-_LAYOFFS_BY_SHAPE: dict[tuple[int, ...], frozenset[int]] = {}
-"""Lay-off faces by the meld's cards without their copy bits: the meld rule reads only
-faces and joker declarations, and a new meld's shape has usually been seen before."""
 _KEPT: Final = 100_000
 _LANE: Final = 8
 """Bits per face in a packed count (a face shows far fewer than 256 cards)."""
@@ -117,28 +115,17 @@ face, its declarations per face, its real faces as bits, and its jokers' declare
 (-1: none)."""
 
 
-class _MeldFactsKept(dict[tuple[int, ...], _MeldFacts]):
-    """Per meld, its facts: most melds outlive many tables (a meld changes only when a
-    placement touches it), so they are worked out once."""
-
-    def __missing__(self, meld: tuple[int, ...]) -> _MeldFacts:
-        if len(self) >= _KEPT:
-            self.clear()
-        found = self[meld] = _meld_facts(meld)
-        return found
+def _shape_layoffs(shape: tuple[int, ...]) -> frozenset[int]:
+    return frozenset(layoff_faces(tuple(map(Card, shape))))
 
 
-_MELD_FACTS: Final = _MeldFactsKept()
+_LAYOFFS_BY_SHAPE: Final = Memo(_shape_layoffs, limit=_KEPT)
+"""Lay-off faces by the meld's cards without their copy bits: the meld rule reads only
+faces and joker declarations, and a new meld's shape has usually been seen before."""
 
 
 def _meld_layoffs(meld: tuple[Card, ...]) -> frozenset[int]:
-    shape = tuple(card - card % PHYSICAL_IDS + FACES[card] for card in meld)
-    found = _LAYOFFS_BY_SHAPE.get(shape)
-    if found is None:
-        if len(_LAYOFFS_BY_SHAPE) >= _KEPT:
-            _LAYOFFS_BY_SHAPE.clear()
-        found = _LAYOFFS_BY_SHAPE[shape] = frozenset(layoff_faces(meld))
-    return found
+    return _LAYOFFS_BY_SHAPE[tuple(card - card % PHYSICAL_IDS + FACES[card] for card in meld)]
 
 
 def _meld_facts(key: tuple[int, ...]) -> _MeldFacts:
@@ -172,6 +159,11 @@ def _meld_facts(key: tuple[int, ...]) -> _MeldFacts:
         real_mask,
         tuple(declarations),
     )
+
+
+_MELD_FACTS: Final = Memo(_meld_facts, limit=_KEPT)
+"""Per meld, its facts: most melds outlive many tables (a meld changes only when a
+placement touches it), so they are worked out once."""
 
 
 def table_facts(table: Sequence[Sequence[Card]]) -> TableFacts:
