@@ -9,9 +9,9 @@ program can test. A malformed action (unknown kind, unparsable card) raises
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from rummykit.cards import Card, format_card, parse_card
 from rummykit.errors import (
@@ -23,6 +23,7 @@ from rummykit.errors import (
 
 __all__ = [
     "Event",
+    "FixedAction",
     "IllegalActionError",
     "InvalidActionError",
     "RummykitError",
@@ -78,6 +79,36 @@ class Event:
 
 
 RulesT = TypeVar("RulesT")
+ActionT = TypeVar("ActionT")
+
+
+class FixedAction:
+    """The builder of an action without a payload, as a class attribute:
+    ``draw_stock = FixedAction("draw_stock")`` makes ``Action.draw_stock()`` return one
+    instance, built once per action class, so the engines' legal lists compare and hash
+    cheaply and may test it by identity.
+
+    >>> @dataclass(frozen=True)
+    ... class Move:
+    ...     kind: str
+    ...     rest = FixedAction("rest")
+    >>> Move.rest() is Move.rest(), Move.rest()
+    (True, Move(kind='rest'))
+    """
+
+    __slots__ = ("_built", "_kind")
+
+    def __init__(self, kind: str) -> None:
+        self._kind = kind
+        # Keyed by class: a ``slots`` dataclass is a new class, made after this is set.
+        self._built: dict[type, object] = {}
+
+    def __get__(self, instance: object, owner: type[ActionT]) -> Callable[[], ActionT]:
+        built = self._built.get(owner)
+        if built is None:
+            built = self._built[owner] = cast(Callable[[str], object], owner)(self._kind)
+        action = cast(ActionT, built)
+        return lambda: action
 
 
 def rules_from_dict(cls: type[RulesT], data: Mapping[str, Any], variant: str) -> RulesT:
