@@ -10,8 +10,8 @@ program can test. A malformed action (unknown kind, unparsable card) raises
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar, cast
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar, Self, TypeVar, cast
 
 from rummykit.cards import Card, format_card, parse_card
 from rummykit.errors import (
@@ -20,12 +20,14 @@ from rummykit.errors import (
     InvalidOptionError,
     RummykitError,
 )
+from rummykit.options import check_options
 
 __all__ = [
     "Event",
     "FixedAction",
     "IllegalActionError",
     "InvalidActionError",
+    "RulesBase",
     "RummykitError",
     "action_kind",
     "rules_from_dict",
@@ -121,6 +123,27 @@ def rules_from_dict(cls: type[RulesT], data: Mapping[str, Any], variant: str) ->
             f"unknown {variant} option(s): {', '.join(unknown)}", option=unknown[0]
         )
     return cls(**dict(data))
+
+
+class RulesBase:
+    """What every game's rules dataclass shares: its options are checked when it is
+    built, and it reads and writes the plain dict that records and the server keep.
+    A subclass names its game in :attr:`variant` (for the errors of :meth:`from_dict`)."""
+
+    __slots__ = ()
+    variant: ClassVar[str]
+
+    def __post_init__(self) -> None:
+        check_options(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready options."""
+        return asdict(cast(Any, self))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Options from a dict; unknown names are an error, not silently dropped."""
+        return rules_from_dict(cls, data, cls.variant)
 
 
 def action_kind(data: object, variant: str, kinds: Collection[str]) -> str:
