@@ -9,9 +9,9 @@ program can test. A malformed action (unknown kind, unparsable card) raises
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar, Self, TypeVar, cast
 
 from rummykit.cards import Card, format_card, parse_card
 from rummykit.errors import (
@@ -20,11 +20,14 @@ from rummykit.errors import (
     InvalidOptionError,
     RummykitError,
 )
+from rummykit.options import check_options
 
 __all__ = [
     "Event",
+    "FixedAction",
     "IllegalActionError",
     "InvalidActionError",
+    "RulesBase",
     "RummykitError",
     "action_kind",
     "rules_from_dict",
@@ -78,6 +81,36 @@ class Event:
 
 
 RulesT = TypeVar("RulesT")
+ActionT = TypeVar("ActionT")
+
+
+class FixedAction:
+    """The builder of an action without a payload, as a class attribute:
+    ``draw_stock = FixedAction("draw_stock")`` makes ``Action.draw_stock()`` return one
+    instance, built once per action class, so the engines' legal lists compare and hash
+    cheaply and may test it by identity.
+
+    >>> @dataclass(frozen=True)
+    ... class Move:
+    ...     kind: str
+    ...     rest = FixedAction("rest")
+    >>> Move.rest() is Move.rest(), Move.rest()
+    (True, Move(kind='rest'))
+    """
+
+    __slots__ = ("_built", "_kind")
+
+    def __init__(self, kind: str) -> None:
+        self._kind = kind
+        # Keyed by class: a ``slots`` dataclass is a new class, made after this is set.
+        self._built: dict[type, object] = {}
+
+    def __get__(self, instance: object, owner: type[ActionT]) -> Callable[[], ActionT]:
+        built = self._built.get(owner)
+        if built is None:
+            built = self._built[owner] = cast(Callable[[str], object], owner)(self._kind)
+        action = cast(ActionT, built)
+        return lambda: action
 
 
 def rules_from_dict(cls: type[RulesT], data: Mapping[str, Any], variant: str) -> RulesT:
@@ -90,6 +123,27 @@ def rules_from_dict(cls: type[RulesT], data: Mapping[str, Any], variant: str) ->
             f"unknown {variant} option(s): {', '.join(unknown)}", option=unknown[0]
         )
     return cls(**dict(data))
+
+
+class RulesBase:
+    """What every game's rules dataclass shares: its options are checked when it is
+    built, and it reads and writes the plain dict that records and the server keep.
+    A subclass names its game in :attr:`variant` (for the errors of :meth:`from_dict`)."""
+
+    __slots__ = ()
+    variant: ClassVar[str]
+
+    def __post_init__(self) -> None:
+        check_options(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready options."""
+        return asdict(cast(Any, self))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Options from a dict; unknown names are an error, not silently dropped."""
+        return rules_from_dict(cls, data, cls.variant)
 
 
 def action_kind(data: object, variant: str, kinds: Collection[str]) -> str:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
 from rummykit.cards import Card, format_cards, parse_cards
-from rummykit.core import action_kind
+from rummykit.core import FixedAction, action_kind
 from rummykit.errors import InvalidActionError
 
 __all__ = ["ActionKind", "CarouselAction", "Layout"]
@@ -32,17 +32,9 @@ class CarouselAction:
     kind: ActionKind
     layout: Layout | None = None
 
-    @classmethod
-    def draw(cls) -> CarouselAction:
-        return _DRAW
-
-    @classmethod
-    def end_turn(cls) -> CarouselAction:
-        return _END_TURN
-
-    @classmethod
-    def knock(cls) -> CarouselAction:
-        return _KNOCK
+    draw = FixedAction("draw")
+    end_turn = FixedAction("end_turn")
+    knock = FixedAction("knock")
 
     @classmethod
     def meld(cls, layout: Iterable[Iterable[int | str] | str]) -> CarouselAction:
@@ -77,9 +69,4 @@ class CarouselAction:
             if not isinstance(layout, list) or not all(isinstance(m, str) for m in layout):
                 raise InvalidActionError("a meld action needs a layout: a list of meld strings")
             return cls.meld(layout)
-        return {"draw": _DRAW, "end_turn": _END_TURN, "knock": _KNOCK}[kind]
-
-
-_DRAW: Final = CarouselAction("draw")
-_END_TURN: Final = CarouselAction("end_turn")
-_KNOCK: Final = CarouselAction("knock")
+        return {"draw": cls.draw, "end_turn": cls.end_turn, "knock": cls.knock}[kind]()

@@ -15,15 +15,15 @@ rummykit.errors.InvalidOptionError: max_draws must be a whole number 1-10, not 0
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Literal
 
 from rummykit.cards import FACES, JOKER_FACE, card_value_gin, is_joker_id
-from rummykit.core import rules_from_dict
+from rummykit.core import RulesBase
 from rummykit.melds import CAROUSEL_MELDS, MeldRules
-from rummykit.options import check_options, option
+from rummykit.options import option
 
 __all__ = [
     "CarouselRules",
@@ -34,8 +34,10 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CarouselRules:
+class CarouselRules(RulesBase):
     """Every option of the Carousel rules (section 7); defaults are the reference rules."""
+
+    variant = "carousel"
 
     knock_limit: int = option(5, low=0, high=500, help="highest hand value a player may knock with")
     target: int = option(150, low=1, high=100_000, help="cumulative score that ends the game")
@@ -65,9 +67,6 @@ class CarouselRules:
         True, help="whether a joker's declaration counts against the copies of its card"
     )
 
-    def __post_init__(self) -> None:
-        check_options(self)
-
     def decks_for(self, players: int) -> int:
         """Decks (and jokers) used with ``players`` players."""
         if self.decks is not None:
@@ -78,15 +77,6 @@ class CarouselRules:
     def meld_rules(self) -> MeldRules:
         """Groups of distinct suits, sequences with the ace low or high, declared jokers."""
         return CAROUSEL_MELDS
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready options."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CarouselRules:
-        """Options from a dict; unknown names are an error."""
-        return rules_from_dict(cls, data, "carousel")
 
 
 _REFERENCE = CarouselRules()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, cast
 
 from rummykit.cards import Card, format_card, format_cards, parse_card, parse_cards
-from rummykit.core import action_kind
+from rummykit.core import FixedAction, action_kind
 from rummykit.errors import InvalidActionError
 
 __all__ = ["GinAction"]
@@ -43,21 +43,10 @@ class GinAction:
     melds: Melds | None = None
     layoffs: tuple[tuple[Card, int], ...] | None = None
 
-    @classmethod
-    def take_upcard(cls) -> GinAction:
-        return TAKE_UPCARD
-
-    @classmethod
-    def pass_(cls) -> GinAction:
-        return PASS
-
-    @classmethod
-    def draw_stock(cls) -> GinAction:
-        return DRAW_STOCK
-
-    @classmethod
-    def draw_discard(cls) -> GinAction:
-        return DRAW_DISCARD
+    take_upcard = FixedAction("take_upcard")
+    pass_ = FixedAction("pass")
+    draw_stock = FixedAction("draw_stock")
+    draw_discard = FixedAction("draw_discard")
 
     @classmethod
     def discard(cls, card: int | str) -> GinAction:
@@ -166,10 +155,10 @@ def _melds_arg(melds: Iterable[Iterable[int | str]]) -> Melds:
 
 
 # The actions without a payload, and every discard and plain knock, built once.
-TAKE_UPCARD: Final = GinAction("take_upcard")
-PASS: Final = GinAction("pass")
-DRAW_STOCK: Final = GinAction("draw_stock")
-DRAW_DISCARD: Final = GinAction("draw_discard")
+TAKE_UPCARD: Final = GinAction.take_upcard()
+PASS: Final = GinAction.pass_()
+DRAW_STOCK: Final = GinAction.draw_stock()
+DRAW_DISCARD: Final = GinAction.draw_discard()
 BIG_GIN: Final = GinAction("big_gin")
 _SIMPLE_ACTIONS: Final = {
     "take_upcard": TAKE_UPCARD,

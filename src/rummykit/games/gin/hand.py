@@ -19,7 +19,7 @@ order), :meth:`GinHand.legal_actions` lists what the player to act may do,
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from rummykit.cards import (
@@ -223,35 +223,11 @@ class GinHand(HandEngine):
                 card=action.card,
                 rule="gin-3.1",
             )
-        if phase == "offer":
-            if kind == "take_upcard":
-                events = self._take_upcard(seat)
-            elif kind == "pass":
-                events = self._pass(seat)
-            else:
-                raise self._wrong_phase(action, "take the upcard or pass", "gin-3.2")
-        elif phase == "draw":
-            if kind == "draw_stock":
-                events = self._draw_stock(seat)
-            elif kind == "draw_discard":
-                events = self._draw_discard(seat)
-            else:
-                raise self._wrong_phase(
-                    action, "draw from the stock or the discard pile", "gin-3.4"
-                )
-        elif phase == "discard":
-            if kind == "discard":
-                events = self._discard(seat, action)
-            elif kind == "knock":
-                events = self._knock(seat, action)
-            elif kind == "big_gin":
-                events = self._big_gin(seat, action)
-            else:
-                raise self._wrong_phase(action, "discard, knock or declare big gin", "gin-3.4")
-        else:
-            if kind != "lay_off":
-                raise self._wrong_phase(action, "show melds and lay off", "gin-5.1")
-            events = self._lay_off(seat, action)
+        moves, duty, rule = _PHASE_MOVES[phase]
+        move = moves.get(kind)
+        if move is None:
+            raise self._wrong_phase(action, duty, rule)
+        events = move(self, seat, action)
         self.actions.append(action)
         record_events(self.history, self.seen, events)
         return events
@@ -270,7 +246,7 @@ class GinHand(HandEngine):
             rule=rule,
         )
 
-    def _take_upcard(self, seat: int) -> list[Event]:
+    def _take_upcard(self, seat: int, action: GinAction) -> list[Event]:
         card = self.discard_pile.pop()
         self.hands[seat] |= 1 << card
         self.taken_card = card
@@ -278,7 +254,7 @@ class GinHand(HandEngine):
         self.phase = "discard"
         return [TAKE_UPCARD_EVENTS[seat][card]]
 
-    def _pass(self, seat: int) -> list[Event]:
+    def _pass(self, seat: int, action: GinAction) -> list[Event]:
         self.offers += 1
         if self.offers == 1:
             self.current_player = 1 - seat
@@ -288,7 +264,7 @@ class GinHand(HandEngine):
             self.first_draw_stock_only = self.rules.first_turn_after_double_pass == "stock_only"
         return [PASS_EVENTS[seat]]
 
-    def _draw_stock(self, seat: int) -> list[Event]:
+    def _draw_stock(self, seat: int, action: GinAction) -> list[Event]:
         card = self.stock.pop()
         self.hands[seat] |= 1 << card
         self.taken_card = None
@@ -296,7 +272,7 @@ class GinHand(HandEngine):
         self.phase = "discard"
         return [DRAW_STOCK_EVENTS[seat][card]]
 
-    def _draw_discard(self, seat: int) -> list[Event]:
+    def _draw_discard(self, seat: int, action: GinAction) -> list[Event]:
         if self.first_draw_stock_only:
             raise IllegalActionError(
                 f"seat {seat} cannot take {format_card(self.discard_pile[-1])} from the discard "
@@ -508,6 +484,30 @@ class GinHand(HandEngine):
 
 
 GIN_DECK: Final = DeckSpec(decks=1, jokers=0)
+
+
+_Move = Callable[[GinHand, int, GinAction], list[Event]]
+
+# Per phase (but "over"): its moves, each action kind to the method that applies it;
+# then what the player must do in it and the rule saying so, for refusing other kinds.
+_PHASE_MOVES: Final[Mapping[str, tuple[Mapping[str, _Move], str, str]]] = {
+    "offer": (
+        {"take_upcard": GinHand._take_upcard, "pass": GinHand._pass},
+        "take the upcard or pass",
+        "gin-3.2",
+    ),
+    "draw": (
+        {"draw_stock": GinHand._draw_stock, "draw_discard": GinHand._draw_discard},
+        "draw from the stock or the discard pile",
+        "gin-3.4",
+    ),
+    "discard": (
+        {"discard": GinHand._discard, "knock": GinHand._knock, "big_gin": GinHand._big_gin},
+        "discard, knock or declare big gin",
+        "gin-3.4",
+    ),
+    "layoff": ({"lay_off": GinHand._lay_off}, "show melds and lay off", "gin-5.1"),
+}
 
 
 def new_hand(

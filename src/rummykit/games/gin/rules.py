@@ -10,20 +10,21 @@ rummykit.errors.InvalidOptionError: shutout_multiplier must be a whole number 1-
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal
 
-from rummykit.core import rules_from_dict
+from rummykit.core import RulesBase
 from rummykit.melds import GIN_MELDS, MeldRules
-from rummykit.options import check_options, option
+from rummykit.options import option
 
 __all__ = ["GinRules"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GinRules:
+class GinRules(RulesBase):
     """Every option of the Gin rules (section 8); the defaults are the reference rules."""
+
+    variant = "gin"
 
     knock_limit: int = option(10, low=0, high=200, help="most deadwood a player may knock with")
     target: int = option(100, low=1, high=100_000, help="hand points that end the match")
@@ -66,19 +67,7 @@ class GinRules:
     )
     ace_high_runs: bool = option(False, help="runs may end with the ace after the king (Q-K-A)")
 
-    def __post_init__(self) -> None:
-        check_options(self)
-
     @property
     def meld_rules(self) -> MeldRules:
         """The meld rules these options imply (ace low only unless ``ace_high_runs``)."""
         return MeldRules(ace_high=True) if self.ace_high_runs else GIN_MELDS
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready options."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GinRules:
-        """Options from a dict; unknown names are an error, not silently dropped."""
-        return rules_from_dict(cls, data, "gin")

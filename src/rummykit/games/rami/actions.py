@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from rummykit.cards import PHYSICAL_IDS, Card
-from rummykit.core import action_kind
+from rummykit.core import FixedAction, action_kind
 from rummykit.errors import InvalidActionError
 from rummykit.games.rami.tokens import card_arg, card_token, cards_arg
 
@@ -51,9 +51,8 @@ class RamiAction:
     joker_cards: tuple[Card, ...] | None = None
     then: RamiAction | None = None
 
-    @classmethod
-    def draw_stock(cls) -> RamiAction:
-        return DRAW_STOCK
+    draw_stock = FixedAction("draw_stock")
+    end_play = FixedAction("end_play")
 
     @classmethod
     def take_discard(cls, then: RamiAction | None = None) -> RamiAction:
@@ -105,10 +104,6 @@ class RamiAction:
             joker_target=None if joker_target is None else int(joker_target),
             joker_cards=None if joker_cards is None else cards_arg(joker_cards),
         )
-
-    @classmethod
-    def end_play(cls) -> RamiAction:
-        return END_PLAY
 
     @classmethod
     def discard(cls, card: int | str) -> RamiAction:
@@ -190,8 +185,8 @@ class RamiAction:
 
 
 # The finite actions, built once and shared (the engine lists them every turn).
-DRAW_STOCK: Final = RamiAction("draw_stock")
+DRAW_STOCK: Final = RamiAction.draw_stock()
 TAKE_DISCARD: Final = RamiAction("take_discard")
-END_PLAY: Final = RamiAction("end_play")
+END_PLAY: Final = RamiAction.end_play()
 DISCARDS: Final = tuple(RamiAction("discard", Card(card)) for card in range(PHYSICAL_IDS))
 """The discard of every physical card, by card id."""

@@ -14,13 +14,13 @@ the validation all read it from there.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from rummykit.cards import CARD_IDS, FACES, JOKER_FACE, MAX_COPIES, DeckSpec
-from rummykit.core import rules_from_dict
+from rummykit.core import RulesBase
 from rummykit.errors import InvalidOptionError, UnknownVariantError
-from rummykit.options import check_options, option, option_of, options_of
+from rummykit.options import option, option_of, options_of
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "PRESETS", "RamiRules", "parse_option", "preset"]
 
@@ -64,12 +64,14 @@ def _rami_sec_complaint(value: Any) -> str | None:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RamiRules:
+class RamiRules(RulesBase):
     """Every option of the Rami rules (section 8 and the values of sections 1-6).
 
     The defaults are the reference rules of Rami 51. Options are validated when the
     object is built; :data:`PRESETS` holds the named variants.
     """
+
+    variant = "rami"
 
     opening_threshold: int = option(
         51, low=0, high=1000, help="table value an opening must reach: 51 (Rami 51) or 40"
@@ -140,9 +142,6 @@ class RamiRules:
     rounds: int = option(10, low=1, high=10_000, help="rounds: how many rounds the game lasts")
     dealer_rotation: Literal["left"] = option("left", help="the deal passes to the left")
 
-    def __post_init__(self) -> None:
-        check_options(self)
-
     # -- derived -------------------------------------------------------------------------
 
     def deck_spec(self, players: int) -> DeckSpec:
@@ -170,15 +169,6 @@ class RamiRules:
         """Penalty of a card left in hand, indexed by card id (section 2, hand column);
         every id has an entry, a declared joker's too, so hot loops index it directly."""
         return _hand_value_table(self.joker_hand_value, self.ace_hand_value)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready options."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RamiRules:
-        """Options from a dict; unknown names are an error, not silently dropped."""
-        return rules_from_dict(cls, data, "rami")
 
 
 _VALUE_TABLES: dict[tuple[int, int], tuple[int, ...]] = {}
