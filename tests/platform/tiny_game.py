@@ -17,28 +17,20 @@ from typing import Any
 from rummykit.bots.random_bot import RandomBot
 from rummykit.cards import DeckSpec, card_value_gin, format_card, parse_card, shuffled_deck
 from rummykit.catalog import Variant, register_bot, register_variant
-from rummykit.core import Event, IllegalActionError, InvalidActionError
+from rummykit.core import Event, IllegalActionError, InvalidActionError, RulesBase
 from rummykit.match import Match
-from rummykit.options import check_options, option
+from rummykit.options import option
 from rummykit.table_game import JSON, TurnBasedTableGame
 
 NAME = "high-cards"
 
 
 @dataclass(frozen=True, slots=True)
-class HighCardsRules:
+class HighCardsRules(RulesBase):
+    variant = NAME
+
     hand_size: int = option(3, low=1, high=10, help="cards dealt to each player")
     target: int = option(2, low=1, high=20, help="hands to win the game")
-
-    def __post_init__(self) -> None:
-        check_options(self)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"hand_size": self.hand_size, "target": self.target}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> HighCardsRules:
-        return cls(**dict(data))
 
 
 @dataclass(frozen=True, slots=True)
