@@ -316,6 +316,20 @@ def _reach(
 _Steps = list[tuple[int, int, int, int]]
 """The search's path: (0, position, anchor, 0) starts a meld, (1, position, freed x,
 items) closes a face, (2, next position, runs extended, 0) extends open runs."""
+_Trail = tuple["_Trail", tuple[int, int, int, int]] | None
+"""The steps to a state, newest last, as a chain of (steps before, step)."""
+
+
+def _unwind(trail: _Trail) -> _Steps:
+    """The steps of a trail, oldest first."""
+    steps: _Steps = []
+    while trail is not None:
+        trail, step = trail
+        steps.append(step)
+    steps.reverse()
+    return steps
+
+
 _Start = tuple[tuple[tuple[int, int, int], ...], int, int, tuple[int, ...], int]
 """A meld that can start at a position in one problem (see :class:`_MeldStarts`): (per
 later position, its slot field's shift, limit and items; slot increment; wild slots
@@ -340,12 +354,10 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
     low_lanes = (1 << (width - _BITS)) - 1
     fresh_shift = width - _BITS
     memo: dict[tuple[int, ...], int] = {}
-    path: _Steps = []
     best: list[tuple[int, _Steps, int, int]] = []
     threshold = floor
     starts_at = _MeldStarts(space)
     closings = _closings(space)
-    push, pop = path.append, path.pop
     memo_get = memo.get
 
     def visit(
@@ -360,15 +372,17 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
         score: int,
         pipe: int,
         fresh: int,
+        trail: _Trail,
     ) -> int:
-        """Search below one state; return an upper bound on its best total."""
+        """Search below one state (reached by ``trail``); return an upper bound on its
+        best total."""
         nonlocal threshold
         if k == n:
             if not freed <= placed <= freed + hj:
                 return _NEG
             total = score + (placed - freed) * jw
             if total > threshold:
-                best[:] = [(total, list(path), placed, freed)]
+                best[:] = [(total, _unwind(trail), placed, freed)]
                 threshold = total
                 if total >= goal:
                     raise _GoalReachedError
@@ -423,7 +437,6 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
                             none ^= bit
                             nfull |= bit
                     else:
-                        push((0, k, idx, 0))
                         found = visit(
                             k,
                             idx,
@@ -436,8 +449,8 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
                             score,
                             pipe,
                             fresh + opens,
+                            (trail, (0, k, idx, 0)),
                         )
-                        pop()
                         if found > result:
                             result = found
         # Close the face: x of its jokers freed, ``reals`` slots hold its own items; the
@@ -498,13 +511,12 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
                 for reals in range(most, fewest - 1, -1):
                     nplaced = placed + used - reals
                     nscore = score + (reals - kept) * w
-                    push((1, k, x, reals))
+                    closed = (trail, (1, k, x, reals))
                     for ext in range(most_ext, 0, -1):
                         after = at_next + ext - items_next
                         grown = (after if after > 0 else 0) - before
                         if nplaced + others + grown > wild_max:
                             continue
-                        push((2, nxt, ext, 0))
                         found = visit(
                             nxt,
                             0,
@@ -517,18 +529,26 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
                             nscore,
                             cleared | (ext << next_shift),
                             0,
+                            (closed, (2, nxt, ext, 0)),
                         )
-                        pop()
                         if found > result:
                             result = found
-                    push((2, nxt, 0, 0))
                     found = visit(
-                        nxt, 0, u, nplaced, others, nfreed, nfull, none, nscore, cleared, 0
+                        nxt,
+                        0,
+                        u,
+                        nplaced,
+                        others,
+                        nfreed,
+                        nfull,
+                        none,
+                        nscore,
+                        cleared,
+                        0,
+                        (closed, (2, nxt, 0, 0)),
                     )
-                    pop()
                     if found > result:
                         result = found
-                    pop()
 
         future = result - score
         if known is None or future < known:
@@ -536,7 +556,7 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
         return result
 
     with contextlib.suppress(_GoalReachedError):
-        visit(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        visit(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None)
     return best[0] if best else None
 
 
@@ -580,21 +600,24 @@ class _MeldStarts(list[tuple[_Start, ...] | None]):
     def __init__(self, space: _Space) -> None:
         super().__init__([None] * space.n)
         self.space = space
+        limit, items_at = space.limit, space.items_at
+        # Per position, what a meld through it checks: (shift, limit, items).
+        self.cells = [(_BITS * q, limit[q], items_at[q]) for q in range(52)]
 
     def fill(self, k: int) -> tuple[_Start, ...]:
         """The melds that can start at position ``k`` in this problem, old melds first
         (their anchors are kept in ``space.anchors`` for the replay)."""
         space = self.space
         present, old, wild_max = space.present, space.old, space.wild_max
-        limit, items_at = space.limit, space.items_at
-        found = [a for a in space.table[k] if not a[0] & ~present and a[2] <= wild_max]
-        found.sort(key=lambda a: (a[7] not in old, a[2]))
+        cell = self.cells.__getitem__
+        fits = [a for a in space.table[k] if not a[0] & ~present and a[2] <= wild_max]
+        # The table is in order of wild slots below: each part keeps that order.
+        found = [a for a in fits if a[7] in old] + [a for a in fits if a[7] not in old]
         space.anchors[k] = tuple(found)
-        starts: list[_Start] = []
-        for _mask, inc, n_below, below, _faces, opens, above, _key in found:
-            checks = tuple((_BITS * q, limit[q], items_at[q]) for q in above)
-            starts.append((checks, inc, n_below, below, opens))
-        result = self[k] = tuple(starts)
+        result = self[k] = tuple(
+            (tuple(map(cell, above)), inc, n_below, below, opens)
+            for _mask, inc, n_below, below, _faces, opens, above, _key in found
+        )
         return result
 
 
