@@ -60,9 +60,15 @@ class _Table:
     def room(self, face: int) -> bool:
         return self.count[face] < self.cap
 
-    def ends(self, meld: list[Card]) -> list[int]:
-        """Faces that could extend a run (empty for a group)."""
-        if self.is_group(meld) or len(meld) >= 13:
+    def openings(self, meld: list[Card], max_set: int) -> list[int]:
+        """Faces that could join a meld: a group's missing suits, or a run's ends."""
+        if self.is_group(meld):
+            if len(meld) >= max_set:
+                return []
+            rank = TABLE_FACES[meld[0]] % 13
+            suits = {TABLE_FACES[c] // 13 for c in meld}
+            return [s * 13 + rank for s in range(4) if s not in suits]
+        if len(meld) >= 13:
             return []
         suit, low, high = self.span(meld)
         out = []
@@ -71,20 +77,6 @@ class _Table:
         if high < 13 or (high == 13 and self.ace_high and low > 1):
             out.append(suit * 13 + high % 13)
         return out
-
-    def openings(self, meld: list[Card], max_set: int) -> list[int]:
-        """Faces that could join a meld: its run's ends, or its group's missing suits."""
-        if self.is_group(meld):
-            return self.missing_suits(meld, max_set)
-        return self.ends(meld)
-
-    def missing_suits(self, meld: list[Card], max_set: int) -> list[int]:
-        """Faces that could join a group (empty for a run)."""
-        if not self.is_group(meld) or len(meld) >= max_set:
-            return []
-        rank = TABLE_FACES[meld[0]] % 13
-        suits = {TABLE_FACES[c] // 13 for c in meld}
-        return [s * 13 + rank for s in range(4) if s not in suits]
 
     def add(self, index: int, card: Card) -> None:
         self.melds[index].append(card)

@@ -251,8 +251,9 @@ def _assemble(
         # Item slots left per face, and the jokers that stay at their declaration.
         items_left = [0] * 52
         kept_left = [0] * 52
+        in_mine = Counter(TABLE_FACES[c] for i in mine for c in melds[i])
         for f in faces:
-            items_left[f] = len([0 for i in mine for c in melds[i] if table_face(c) == f])
+            items_left[f] = in_mine[f]
         for f in range(52):
             items_left[f] += found.hand_used[f] - found.freed[f]
         table_jokers: dict[int, list[Card]] = {}

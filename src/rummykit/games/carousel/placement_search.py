@@ -45,6 +45,7 @@ __all__ = ["SearchBudgetError", "SearchResult", "solve_placement"]
 _NEG: Final = -(1 << 62)
 _BITS: Final = 3
 _FIELD: Final = (1 << _BITS) - 1
+_TWO_FIELDS: Final = 2 * _BITS
 _ORDER: Final = tuple(sorted(range(52), key=lambda f: ((f % 13), f // 13)))
 """Faces in rank-major order; ``_POSITION[face]`` is the inverse."""
 _POSITION: Final = tuple(_ORDER.index(f) for f in range(52))
@@ -334,11 +335,11 @@ _Start = tuple[tuple[tuple[int, int, int], ...], int, int, tuple[int, ...], int]
 """A meld that can start at a position in one problem (see :class:`_MeldStarts`): (per
 later position, its slot field's shift, limit and items; slot increment; wild slots
 below; positions of those; 1 for a run that stays open)."""
-_Close = tuple[int, int, int, int, int, int, int, int, int, int, int, int, int]
+_Close = tuple[int, int, int, int, int, int, int, int, int, int, int, int, int, int]
 """What closing a position reads (see :func:`_closings`): (real cards, jokers, live
 hand cards, weight, cap, items, shift of its suit's open runs, mask clearing them, 1
-when a next position is searched, shift of the next suit's open runs, shift of the
-next slots, the next position's limit and items)."""
+when a next position is searched, shift of the next suit's open runs, mask clearing
+the first of them, shift of the next slots, the next position's limit and items)."""
 
 
 def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, int] | None:
@@ -353,6 +354,8 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
     suit_mask = (1 << width) - 1
     low_lanes = (1 << (width - _BITS)) - 1
     fresh_shift = width - _BITS
+    ceiling = [ahead + joker_bound for ahead in potential]
+    wild_ahead = [ahead + hj for ahead in free_ahead]  # jokers that may still go wild
     memo: dict[tuple[int, ...], int] = {}
     best: list[tuple[int, _Steps, int, int]] = []
     threshold = floor
@@ -387,7 +390,7 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
                 if total >= goal:
                     raise _GoalReachedError
             return total
-        bound = score + potential[k] + joker_bound
+        bound = score + ceiling[k]
         for lane, at, need, forced, o, w in frozen[k]:
             if (pipe >> lane) & suit_mask:
                 bound += w * o  # an open run of its suit may still reach it
@@ -399,7 +402,7 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
                 bound += w * (o if slots - forced > o else slots - forced)
         if bound <= threshold:
             return bound
-        if placed > freed + hj + free_ahead[k]:
+        if placed > freed + wild_ahead[k]:
             return _NEG
         rest = u >> (_BITS * k)
         key = (k, j, rest, placed, freed, full, one, pipe, fresh)
@@ -466,6 +469,7 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
             clear_suit,
             has_next,
             next_shift,
+            clear_next,
             next_bits,
             limit_next,
             items_next,
@@ -475,12 +479,12 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
             others = pending - excess  # wild slots promised at later faces
             fields = (pipe >> suit_shift) & suit_mask
             moved = (fields & _FIELD) + ((fields >> _BITS) & _FIELD)
-            moved |= (fields >> (2 * _BITS)) << _BITS
+            moved |= (fields >> _TWO_FIELDS) << _BITS
             moved = (moved & low_lanes) | (fresh << fresh_shift)
             base_pipe = (pipe & clear_suit) | (moved << suit_shift)
             most_ext = 0
             if has_next:
-                cleared = base_pipe & ~(_FIELD << next_shift)
+                cleared = base_pipe & clear_next
                 waiting = (base_pipe >> next_shift) & _FIELD
                 at_next = (u >> next_bits) & _FIELD
                 most_ext = limit_next - at_next
@@ -569,6 +573,7 @@ def _closings(space: _Space) -> list[_Close]:
         suit_shift = width * (k & 3)
         nxt = k + 1
         has_next = nxt < n
+        next_shift = width * (nxt & 3) if has_next else 0
         out.append(
             (
                 space.real[k],
@@ -580,7 +585,8 @@ def _closings(space: _Space) -> list[_Close]:
                 suit_shift,
                 ~(suit_mask << suit_shift),
                 int(has_next),
-                width * (nxt & 3) if has_next else 0,
+                next_shift,
+                ~(_FIELD << next_shift),
                 _BITS * nxt,
                 space.limit[nxt] if has_next else 0,
                 space.items_at[nxt] if has_next else 0,
