@@ -162,7 +162,7 @@ def _place_natural(
         return True
     # The middle of a long run holding the same face: split it in two.
     for index, meld in enumerate(melds):
-        if table.is_group(meld) or TABLE_FACES[meld[0]] // 13 != suit:
+        if TABLE_FACES[meld[0]] // 13 != suit or table.is_group(meld):
             continue
         _suit, low, high = table.span(meld)
         r = rank + 1
@@ -195,10 +195,11 @@ def _spares(table: _Table, max_set: int) -> dict[int, list[tuple[int, int]]]:
             picks = list(range(len(meld)))
         else:
             # Its ends: the first card of the lowest rank, the last of the highest.
-            _suit, _low, high = table.span(meld)
-            ranks = [_rank_in(table, card, high) for card in meld]
-            last = len(ranks) - 1
-            picks = [ranks.index(min(ranks)), last - ranks[::-1].index(max(ranks))]
+            _suit, low, high = table.span(meld)
+            ranks = [TABLE_FACES[card] % 13 + 1 for card in meld]
+            if high == 14:
+                ranks = [14 if r == 1 else r for r in ranks]
+            picks = [ranks.index(low), len(ranks) - 1 - ranks[::-1].index(high)]
         for position in picks:
             if FACES[meld[position]] != JOKER_FACE:
                 out.setdefault(TABLE_FACES[meld[position]], []).append((index, position))
