@@ -19,6 +19,7 @@ from rummykit.cards import FACES, JOKER_FACE, PHYSICAL_IDS, Card, card_value_gin
 
 __all__ = [
     "JOKER_TOKEN",
+    "TABLE_FACES",
     "TOKENS",
     "Placement",
     "group_in_old_order",
@@ -122,13 +123,17 @@ def token_face(tok: int) -> int:
     return tok - JOKER_TOKEN if tok >= JOKER_TOKEN else tok
 
 
+TABLE_FACES: Final[tuple[int, ...]] = tuple(
+    card // PHYSICAL_IDS - 1 if face == JOKER_FACE else face for card, face in enumerate(FACES)
+)
+"""The face every card id stands for on the table (:func:`table_face`; -1 for a joker
+without a declaration): hot loops index ``TABLE_FACES[card]``."""
+
+
 def table_face(card: Card) -> int:
     """The face a table card stands for (a joker's declaration)."""
-    face = FACES[card]  # read from the id: the searches call this for every card
-    if face == JOKER_FACE:
-        declared = card // PHYSICAL_IDS  # the declared face, plus one
-        assert declared, "a table joker has a declaration"
-        return declared - 1
+    face = TABLE_FACES[card]
+    assert face >= 0, "a table joker has a declaration"
     return face
 
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from rummykit.cards import Card
-from rummykit.games.carousel.placement import table_face
+from rummykit.cards import FACES, JOKER_FACE, Card
+from rummykit.games.carousel.placement import JOKER_TOKEN, TABLE_FACES, TOKENS
 
 __all__ = ["greedy_layout"]
 
@@ -40,14 +40,18 @@ class _Table:
         self.ace_low = ace_low
         self.ace_high = ace_high
         self.size = size
-        self.count = Counter(table_face(c) for m in self.melds for c in m)
+        self.count = Counter(TABLE_FACES[c] for m in self.melds for c in m)
 
     def is_group(self, meld: list[Card]) -> bool:
-        return len({table_face(c) % 13 for c in meld}) == 1
+        if not meld:
+            return False
+        faces = TABLE_FACES
+        rank = faces[meld[0]] % 13
+        return all(faces[card] % 13 == rank for card in meld)
 
     def span(self, meld: list[Card]) -> tuple[int, int, int]:
         """A run's suit and lowest and highest rank (an ace above a king counts 14)."""
-        faces = [table_face(c) for c in meld]
+        faces = [TABLE_FACES[c] for c in meld]
         ranks = sorted(f % 13 + 1 for f in faces)
         if ranks[0] == 1 and ranks[-1] == 13 and self.ace_high:
             ranks = sorted(14 if r == 1 else r for r in ranks)
@@ -56,9 +60,15 @@ class _Table:
     def room(self, face: int) -> bool:
         return self.count[face] < self.cap
 
-    def ends(self, meld: list[Card]) -> list[int]:
-        """Faces that could extend a run (empty for a group)."""
-        if self.is_group(meld) or len(meld) >= 13:
+    def openings(self, meld: list[Card], max_set: int) -> list[int]:
+        """Faces that could join a meld: a group's missing suits, or a run's ends."""
+        if self.is_group(meld):
+            if len(meld) >= max_set:
+                return []
+            rank = TABLE_FACES[meld[0]] % 13
+            suits = {TABLE_FACES[c] // 13 for c in meld}
+            return [s * 13 + rank for s in range(4) if s not in suits]
+        if len(meld) >= 13:
             return []
         suit, low, high = self.span(meld)
         out = []
@@ -68,17 +78,9 @@ class _Table:
             out.append(suit * 13 + high % 13)
         return out
 
-    def missing_suits(self, meld: list[Card], max_set: int) -> list[int]:
-        """Faces that could join a group (empty for a run)."""
-        if not self.is_group(meld) or len(meld) >= max_set:
-            return []
-        rank = table_face(meld[0]) % 13
-        suits = {table_face(c) // 13 for c in meld}
-        return [s * 13 + rank for s in range(4) if s not in suits]
-
     def add(self, index: int, card: Card) -> None:
         self.melds[index].append(card)
-        self.count[table_face(card)] += 1
+        self.count[TABLE_FACES[card]] += 1
 
 
 def greedy_layout(
@@ -131,9 +133,11 @@ def _place_natural(
     face = card.face
     melds = table.melds
     # A joker declared as this face gives its place up to the real card.
+    declared = JOKER_TOKEN + face
+    tokens = TOKENS
     for index, meld in enumerate(melds):
         for position, other in enumerate(meld):
-            if other.is_joker and table_face(other) == face:
+            if tokens[other] == declared:
                 meld[position] = card
                 wild.append(other.physical)
                 freed.append(face)
@@ -145,10 +149,10 @@ def _place_natural(
     suit, rank = divmod(face, 13)
     for index, meld in enumerate(melds):
         # A run only grows in its suit and a group only in its rank.
-        first = table_face(meld[0])
+        first = TABLE_FACES[meld[0]]
         if first // 13 != suit and first % 13 != rank:
             continue
-        if face in table.ends(meld) or face in table.missing_suits(meld, max_set):
+        if face in table.openings(meld, max_set):
             table.add(index, card)
             changed.add(index)
             left.remove(card)
@@ -158,7 +162,7 @@ def _place_natural(
         return True
     # The middle of a long run holding the same face: split it in two.
     for index, meld in enumerate(melds):
-        if table.is_group(meld) or table_face(meld[0]) // 13 != suit:
+        if TABLE_FACES[meld[0]] // 13 != suit or table.is_group(meld):
             continue
         _suit, low, high = table.span(meld)
         r = rank + 1
@@ -177,7 +181,7 @@ def _place_natural(
 
 
 def _rank_in(table: _Table, card: Card, high: int) -> int:
-    rank = table_face(card) % 13 + 1
+    rank = TABLE_FACES[card] % 13 + 1
     return 14 if rank == 1 and high == 14 else rank
 
 
@@ -190,12 +194,15 @@ def _spares(table: _Table, max_set: int) -> dict[int, list[tuple[int, int]]]:
         if table.is_group(meld):
             picks = list(range(len(meld)))
         else:
-            _suit, _low, high = table.span(meld)
-            ordered = sorted(range(len(meld)), key=lambda i: _rank_in(table, meld[i], high))
-            picks = [ordered[0], ordered[-1]]
+            # Its ends: the first card of the lowest rank, the last of the highest.
+            _suit, low, high = table.span(meld)
+            ranks = [TABLE_FACES[card] % 13 + 1 for card in meld]
+            if high == 14:
+                ranks = [14 if r == 1 else r for r in ranks]
+            picks = [ranks.index(low), len(ranks) - 1 - ranks[::-1].index(high)]
         for position in picks:
-            if not meld[position].is_joker:
-                out.setdefault(table_face(meld[position]), []).append((index, position))
+            if FACES[meld[position]] != JOKER_FACE:
+                out.setdefault(TABLE_FACES[meld[position]], []).append((index, position))
     return out
 
 
@@ -204,8 +211,9 @@ def _new_meld(table: _Table, card: Card, left: list[Card], max_set: int, changed
     suit, rank = divmod(face, 13)
     hand_faces: dict[int, Card] = {}
     for other in left:
-        if other is not card and other.face != face:
-            hand_faces.setdefault(other.face, other)
+        other_face = FACES[other]
+        if other is not card and other_face != face:
+            hand_faces.setdefault(other_face, other)
     spares = _spares(table, max_set)
     size = table.size
     # Groups: this card, hand cards of its rank, then spare table cards.
@@ -286,9 +294,9 @@ def _commit(
         from_table = {int(c) for c in new[: len(new)]} - {
             int(m) for _, m in members if not isinstance(m, tuple)
         }
-        new.sort(key=lambda c: (int(c) not in from_table, table_face(c)))
+        new.sort(key=lambda c: (int(c) not in from_table, TABLE_FACES[c]))
     else:
-        high = 14 if any(table_face(c) % 13 == 12 for c in new) else 13
+        high = 14 if any(TABLE_FACES[c] % 13 == 12 for c in new) else 13
         new.sort(key=lambda c: _rank_in(table, c, high))
     table.melds.append(new)
     return True
@@ -296,7 +304,7 @@ def _commit(
 
 def _place_joker(table: _Table, joker: Card, max_set: int, changed: set[int]) -> bool:
     for index, meld in enumerate(table.melds):
-        for f in table.ends(meld) + table.missing_suits(meld, max_set):
+        for f in table.openings(meld, max_set):
             if table.room(f):
                 table.add(index, joker.declare(f))
                 changed.add(index)

@@ -17,9 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from rummykit.cards import Card
+from rummykit.cards import FACES, JOKER_FACE, Card
 from rummykit.games.carousel.layout import IllegalLayoutError, check_layout, split_hand
 from rummykit.games.carousel.placement import (
+    TABLE_FACES,
     Placement,
     group_in_old_order,
     homes,
@@ -144,14 +145,12 @@ def quick_placement(
 def _near(melds: Sequence[Sequence[Card]], faces: set[int]) -> list[int]:
     """Melds with a card of one of ``faces``' ranks, or of its suit two ranks away."""
     ranks = {f % 13 for f in faces}
-    spots = {(f // 13, (f % 13 + d) % 13) for f in faces for d in (-2, -1, 0, 1, 2)}
+    spots = {f - f % 13 + (f % 13 + d) % 13 for f in faces for d in (-2, -1, 0, 1, 2)}
+    at = TABLE_FACES
     return [
         i
         for i, meld in enumerate(melds)
-        if any(
-            table_face(c) % 13 in ranks or (table_face(c) // 13, table_face(c) % 13) in spots
-            for c in meld
-        )
+        if any(at[c] % 13 in ranks or at[c] in spots for c in meld)
     ]
 
 
@@ -177,7 +176,7 @@ def _repair(
     jokers_left = [c for c in left if c.is_joker]
     seeds = {c.face for c in left if not c.is_joker}
     if not seeds:  # only jokers are left: look everywhere near the table's cards
-        seeds = {table_face(c) for m in layout for c in m}
+        seeds = {TABLE_FACES[c] for m in layout for c in m}
     ring: list[int] = []
     everything = list(range(len(layout)))
     for _ in range(3):
@@ -187,17 +186,17 @@ def _repair(
         if grown == ring:
             return None
         ring = grown
-        seeds |= {table_face(c) for i in ring for c in layout[i]}
+        seeds |= {TABLE_FACES[c] for i in ring for c in layout[i]}
         inside = set(ring)
         real = [0] * 52
         jokers = [0] * 52
         outside = [0] * 52
         for index, meld in enumerate(layout):
             for card in meld:
-                face = table_face(card)
+                face = TABLE_FACES[card]
                 if index not in inside:
                     outside[face] += 1
-                elif card.is_joker:
+                elif FACES[card] == JOKER_FACE:
                     jokers[face] += 1
                 else:
                     real[face] += 1
@@ -213,7 +212,7 @@ def _repair(
             ace_high=rules.ace_high,
             min_size=rules.min_size,
             max_set=rules.max_set_size,
-            old_melds=frozenset(tuple(sorted(table_face(c) for c in layout[i])) for i in ring),
+            old_melds=frozenset(tuple(sorted(TABLE_FACES[c] for c in layout[i])) for i in ring),
         )
         live, wild = live_hand(sub)
         if live != sub.hand or wild >= rules.min_size or wild > 2:
@@ -252,8 +251,9 @@ def _assemble(
         # Item slots left per face, and the jokers that stay at their declaration.
         items_left = [0] * 52
         kept_left = [0] * 52
+        in_mine = Counter(TABLE_FACES[c] for i in mine for c in melds[i])
         for f in faces:
-            items_left[f] = len([0 for i in mine for c in melds[i] if table_face(c) == f])
+            items_left[f] = in_mine[f]
         for f in range(52):
             items_left[f] += found.hand_used[f] - found.freed[f]
         table_jokers: dict[int, list[Card]] = {}

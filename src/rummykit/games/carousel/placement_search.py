@@ -33,7 +33,7 @@ The copy limit caps the slots of each face (real cards and declarations).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
@@ -45,6 +45,7 @@ __all__ = ["SearchBudgetError", "SearchResult", "solve_placement"]
 _NEG: Final = -(1 << 62)
 _BITS: Final = 3
 _FIELD: Final = (1 << _BITS) - 1
+_TWO_FIELDS: Final = 2 * _BITS
 _ORDER: Final = tuple(sorted(range(52), key=lambda f: ((f % 13), f // 13)))
 """Faces in rank-major order; ``_POSITION[face]`` is the inverse."""
 _POSITION: Final = tuple(_ORDER.index(f) for f in range(52))
@@ -54,9 +55,11 @@ _Frozen = tuple[int, int, int, int, int, int]
 """A face no meld can reach any more: (shift of its suit's open runs, shift of its
 slots, slots its table items need, table items, hand cards, their weight)."""
 
-_Anchor = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int]
+_Positions = tuple[int, ...]
+_Anchor = tuple[int, int, int, _Positions, tuple[int, ...], int, _Positions, tuple[int, ...]]
 """A meld started at a position: (mask of later positions, slot increment, wild slots
-below, positions of those, the meld's faces, 1 for a run that stays open)."""
+below, positions of those, the meld's faces, 1 for a run that stays open, the later
+positions, the faces sorted as a key for the old melds)."""
 
 
 @cache
@@ -80,39 +83,48 @@ def _anchors(
             mask = 0
             inc = 1 << (_BITS * k)
             below: list[int] = []
+            above: list[int] = []
             for g in meld:
                 q = _POSITION[g]
                 if q > k:
                     mask |= 1 << q
                     inc += 1 << (_BITS * q)
+                    above.append(q)
                 elif q < k:
                     below.append(q)
-            found.append((mask, inc, len(below), tuple(below), meld, int(is_run and not high)))
+            found.append(
+                (
+                    mask,
+                    inc,
+                    len(below),
+                    tuple(below),
+                    meld,
+                    int(is_run and not high),
+                    tuple(sorted(above)),
+                    tuple(sorted(meld)),
+                )
+            )
         found.sort(key=lambda a: (a[2], len(a[4])))
         out.append(tuple(found))
     return tuple(out)
 
 
 @cache
-def _meld_positions(
-    ace_low: bool, ace_high: bool, min_size: int, max_set: int
-) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per position, the melds through its face as sorted positions."""
-    universe = meld_universe(ace_low, ace_high, min_size, max_set)
-    return tuple(
-        tuple(tuple(sorted(_POSITION[g] for g in meld)) for meld in universe[face])
-        for face in _ORDER
-    )
-
-
-@cache
-def _meld_masks(
+def _smallest_melds(
     ace_low: bool, ace_high: bool, min_size: int, max_set: int
 ) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per position, the melds through its face as (size, positions as bits)."""
+    """Per position, the melds of ``min_size`` cards through its face as (size,
+    positions as bits). They alone decide how late a meld through the face can start
+    (:func:`_reach`): a larger meld holds one of them through the face, so it lacks no
+    fewer cards and its start is no later."""
+    universe = meld_universe(ace_low, ace_high, min_size, max_set)
     return tuple(
-        tuple((len(meld), sum(1 << g for g in meld)) for meld in at)
-        for at in _meld_positions(ace_low, ace_high, min_size, max_set)
+        tuple(
+            (len(meld), sum(1 << _POSITION[g] for g in meld))
+            for meld in universe[face]
+            if len(meld) == min_size
+        )
+        for face in _ORDER
     )
 
 
@@ -264,7 +276,7 @@ def _reach(
     The last position from which a meld through each face can still start: past it,
     a face gets no more slots, so its hand cards beyond those slots are lost and its
     table items must already be covered."""
-    through = _meld_masks(p.ace_low, p.ace_high, p.min_size, p.max_set)
+    through = _smallest_melds(p.ace_low, p.ace_high, p.min_size, p.max_set)
     lane = _BITS * p.min_size  # bits of one suit's open runs
     potential = [0] * (n + 1)
     frozen: list[list[_Frozen]] = [[] for _ in range(n + 1)]
@@ -305,28 +317,50 @@ def _reach(
 _Steps = list[tuple[int, int, int, int]]
 """The search's path: (0, position, anchor, 0) starts a meld, (1, position, freed x,
 items) closes a face, (2, next position, runs extended, 0) extends open runs."""
-_Start = tuple[int, int, int, int, int, int, int]
-"""A meld started (see :func:`_meld_starts`): (anchor index, slots, jokers placed,
-wild slots promised, faces with no room, faces with room for one, runs opened)."""
+_Trail = tuple["_Trail", tuple[int, int, int, int]] | None
+"""The steps to a state, newest last, as a chain of (steps before, step)."""
+
+
+def _unwind(trail: _Trail) -> _Steps:
+    """The steps of a trail, oldest first."""
+    steps: _Steps = []
+    while trail is not None:
+        trail, step = trail
+        steps.append(step)
+    steps.reverse()
+    return steps
+
+
+_Start = tuple[tuple[tuple[int, int, int], ...], int, int, tuple[int, ...], int]
+"""A meld that can start at a position in one problem (see :class:`_MeldStarts`): (per
+later position, its slot field's shift, limit and items; slot increment; wild slots
+below; positions of those; 1 for a run that stays open)."""
+_Close = tuple[int, int, int, int, int, int, int, int, int, int, int, int, int, int]
+"""What closing a position reads (see :func:`_closings`): (real cards, jokers, live
+hand cards, weight, cap, items, shift of its suit's open runs, mask clearing them, 1
+when a next position is searched, shift of the next suit's open runs, mask clearing
+the first of them, shift of the next slots, the next position's limit and items)."""
 
 
 def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, int] | None:
     """Branch and bound over the positions: (score, steps, jokers placed, jokers freed)
     of the best layout above ``floor``, or None. At each position a state may start a
-    meld there (:func:`_meld_starts`) or close the position."""
+    meld there (:class:`_MeldStarts`) or close the position."""
     n, wild_max, hj, jw = space.n, space.wild_max, space.hand_jokers, space.joker_weight
-    real, jokers, opt, items_at = space.real, space.jokers, space.opt, space.items_at
-    limit, cap, weight = space.limit, space.cap, space.weight
+    items_at = space.items_at
     potential, frozen, free_ahead = space.potential, space.frozen, space.free_ahead
     goal, joker_bound = space.goal, space.joker_bound
     width = _BITS * space.size
     suit_mask = (1 << width) - 1
+    low_lanes = (1 << (width - _BITS)) - 1
+    fresh_shift = width - _BITS
+    ceiling = [ahead + joker_bound for ahead in potential]
+    wild_ahead = [ahead + hj for ahead in free_ahead]  # jokers that may still go wild
     memo: dict[tuple[int, ...], int] = {}
-    path: _Steps = []
     best: list[tuple[int, _Steps, int, int]] = []
     threshold = floor
-    start_melds = _meld_starts(space)
-    push, pop = path.append, path.pop
+    starts_at = _MeldStarts(space)
+    closings = _closings(space)
     memo_get = memo.get
 
     def visit(
@@ -341,20 +375,22 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
         score: int,
         pipe: int,
         fresh: int,
+        trail: _Trail,
     ) -> int:
-        """Search below one state; return an upper bound on its best total."""
+        """Search below one state (reached by ``trail``); return an upper bound on its
+        best total."""
         nonlocal threshold
         if k == n:
             if not freed <= placed <= freed + hj:
                 return _NEG
             total = score + (placed - freed) * jw
             if total > threshold:
-                best[:] = [(total, list(path), placed, freed)]
+                best[:] = [(total, _unwind(trail), placed, freed)]
                 threshold = total
                 if total >= goal:
                     raise _GoalReachedError
             return total
-        bound = score + potential[k] + joker_bound
+        bound = score + ceiling[k]
         for lane, at, need, forced, o, w in frozen[k]:
             if (pipe >> lane) & suit_mask:
                 bound += w * o  # an open run of its suit may still reach it
@@ -366,7 +402,7 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
                 bound += w * (o if slots - forced > o else slots - forced)
         if bound <= threshold:
             return bound
-        if placed > freed + hj + free_ahead[k]:
+        if placed > freed + wild_ahead[k]:
             return _NEG
         rest = u >> (_BITS * k)
         key = (k, j, rest, placed, freed, full, one, pipe, fresh)
@@ -379,99 +415,144 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
         used = rest & _FIELD
         # A meld starts at its lowest real card: one must be left here.
         if used < items_at[k]:
-            for idx, nu, nplaced, npending, nfull, none, opens in start_melds(
-                k, j, u, placed, pending, full, one
-            ):
-                push((0, k, idx, 0))
-                found = visit(
-                    k, idx, nu, nplaced, npending, freed, nfull, none, score, pipe, fresh + opens
-                )
-                pop()
-                if found > result:
-                    result = found
+            options = starts_at[k]
+            if options is None:
+                options = starts_at.fill(k)
+            spare = wild_max - placed - pending
+            for idx in range(j, len(options)):
+                checks, inc, n_below, below, opens = options[idx]
+                extra = n_below  # slots that only a wild joker can fill
+                for shift, most, items in checks:
+                    slots = (u >> shift) & _FIELD
+                    if slots >= most:
+                        break
+                    if slots >= items:
+                        extra += 1
+                else:
+                    if extra > spare:
+                        continue
+                    nfull, none = full, one
+                    for q in below:
+                        bit = 1 << q
+                        if nfull & bit:
+                            break
+                        if none & bit:
+                            none ^= bit
+                            nfull |= bit
+                    else:
+                        found = visit(
+                            k,
+                            idx,
+                            u + inc,
+                            placed + n_below,
+                            pending + extra - n_below,
+                            freed,
+                            nfull,
+                            none,
+                            score,
+                            pipe,
+                            fresh + opens,
+                            (trail, (0, k, idx, 0)),
+                        )
+                        if found > result:
+                            result = found
         # Close the face: x of its jokers freed, ``reals`` slots hold its own items; the
         # suit's open runs move one face on, and the next face may extend its suit's.
-        if used <= cap[k]:
-            r, jk, o = real[k], jokers[k], opt[k]
-            excess = used - items_at[k] if used > items_at[k] else 0
+        (
+            r,
+            jk,
+            o,
+            w,
+            cap_k,
+            items_k,
+            suit_shift,
+            clear_suit,
+            has_next,
+            next_shift,
+            clear_next,
+            next_bits,
+            limit_next,
+            items_next,
+        ) = closings[k]
+        if used <= cap_k:
+            excess = used - items_k if used > items_k else 0
             others = pending - excess  # wild slots promised at later faces
-            suit_shift = width * (k & 3)
             fields = (pipe >> suit_shift) & suit_mask
             moved = (fields & _FIELD) + ((fields >> _BITS) & _FIELD)
-            moved |= (fields >> (2 * _BITS)) << _BITS
-            moved = (moved & ((1 << (width - _BITS)) - 1)) | (fresh << (width - _BITS))
-            base_pipe = (pipe & ~(suit_mask << suit_shift)) | (moved << suit_shift)
-            nxt = k + 1
-            if nxt < n:
-                next_shift = width * (nxt & 3)
+            moved |= (fields >> _TWO_FIELDS) << _BITS
+            moved = (moved & low_lanes) | (fresh << fresh_shift)
+            base_pipe = (pipe & clear_suit) | (moved << suit_shift)
+            most_ext = 0
+            if has_next:
+                cleared = base_pipe & clear_next
                 waiting = (base_pipe >> next_shift) & _FIELD
-                at_next = (u >> (_BITS * nxt)) & _FIELD
-                most_ext = max(0, min(waiting, limit[nxt] - at_next))
+                at_next = (u >> next_bits) & _FIELD
+                most_ext = limit_next - at_next
+                if waiting < most_ext:
+                    most_ext = waiting
+                if most_ext > 0:
+                    before = at_next - items_next if at_next > items_next else 0
             else:
-                waiting = most_ext = at_next = next_shift = 0
+                cleared = 0
             # Whether the face has room left depends only on its slots.
             nfull, none = full, one
             if wild_max:
-                room = cap[k] - used
+                room = cap_k - used
                 if room == 0:
                     nfull |= 1 << k
                 elif room == 1:
                     none |= 1 << k
-            if most_ext:
-                items_next = items_at[nxt]
-                before = at_next - items_next if at_next > items_next else 0
-                cleared = base_pipe & ~(_FIELD << next_shift)
-                next_bits = _BITS * nxt
-            w = weight[k]
+            nxt = k + 1
             for x in range(jk, -1, -1):
                 kept = r + jk - x
-                most = min(used, kept + o)
-                fewest = max(kept, used - (wild_max - placed - others), x and jk)
+                most = used if used < kept + o else kept + o
+                fewest = used - (wild_max - placed - others)
+                if fewest < kept:
+                    fewest = kept
+                if x and fewest < jk:
+                    fewest = jk
+                nfreed = freed + x
                 for reals in range(most, fewest - 1, -1):
-                    wild = used - reals
-                    nplaced = placed + wild
+                    nplaced = placed + used - reals
                     nscore = score + (reals - kept) * w
-                    push((1, k, x, reals))
+                    closed = (trail, (1, k, x, reals))
                     for ext in range(most_ext, 0, -1):
                         after = at_next + ext - items_next
                         grown = (after if after > 0 else 0) - before
                         if nplaced + others + grown > wild_max:
                             continue
-                        push((2, nxt, ext, 0))
                         found = visit(
                             nxt,
                             0,
                             u + (ext << next_bits),
                             nplaced,
                             others + grown,
-                            freed + x,
+                            nfreed,
                             nfull,
                             none,
                             nscore,
                             cleared | (ext << next_shift),
                             0,
+                            (closed, (2, nxt, ext, 0)),
                         )
-                        pop()
                         if found > result:
                             result = found
-                    push((2, nxt, 0, 0))
                     found = visit(
                         nxt,
                         0,
                         u,
                         nplaced,
                         others,
-                        freed + x,
+                        nfreed,
                         nfull,
                         none,
                         nscore,
-                        base_pipe & ~(_FIELD << next_shift) if nxt < n else 0,
+                        cleared,
                         0,
+                        (closed, (2, nxt, 0, 0)),
                     )
-                    pop()
                     if found > result:
                         result = found
-                    pop()
 
         future = result - score
         if known is None or future < known:
@@ -479,64 +560,71 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
         return result
 
     with contextlib.suppress(_GoalReachedError):
-        visit(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        visit(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None)
     return best[0] if best else None
 
 
-def _meld_starts(space: _Space) -> Callable[[int, int, int, int, int, int, int], Iterator[_Start]]:
-    """The search's first kind of move: start a meld whose lowest real card is at the
-    position. A group, or a run up to a high ace, is chosen whole; other runs start at
-    their shortest and stay open (counted as runs opened). Slots that only a wild joker
-    can fill are promised (``pending``) and must stay within the jokers."""
-    table, anchors, present, old = space.table, space.anchors, space.present, space.old
-    wild_max, limit, items_at = space.wild_max, space.limit, space.items_at
+def _closings(space: _Space) -> list[_Close]:
+    """Per position, what closing it reads (see ``_Close``), gathered once per problem."""
+    n, width = space.n, _BITS * space.size
+    suit_mask = (1 << width) - 1
+    out: list[_Close] = []
+    for k in range(n):
+        suit_shift = width * (k & 3)
+        nxt = k + 1
+        has_next = nxt < n
+        next_shift = width * (nxt & 3) if has_next else 0
+        out.append(
+            (
+                space.real[k],
+                space.jokers[k],
+                space.opt[k],
+                space.weight[k],
+                space.cap[k],
+                space.items_at[k],
+                suit_shift,
+                ~(suit_mask << suit_shift),
+                int(has_next),
+                next_shift,
+                ~(_FIELD << next_shift),
+                _BITS * nxt,
+                space.limit[nxt] if has_next else 0,
+                space.items_at[nxt] if has_next else 0,
+            )
+        )
+    return out
 
-    def anchors_at(k: int) -> tuple[_Anchor, ...]:
-        found = [a for a in table[k] if not a[0] & ~present and a[2] <= wild_max]
-        found.sort(key=lambda a: (tuple(sorted(a[4])) not in old, a[2]))
-        result = anchors[k] = tuple(found)
+
+class _MeldStarts(list[tuple[_Start, ...] | None]):
+    """The search's first kind of move, per position (filled as the search gets there):
+    start a meld whose lowest real card is at the position. A group, or a run up to a
+    high ace, is chosen whole; other runs start at their shortest and stay open
+    (counted as runs opened). Slots that only a wild joker can fill are promised
+    (``pending``) and must stay within the jokers; a later position whose slots reach
+    its limit takes no more."""
+
+    def __init__(self, space: _Space) -> None:
+        super().__init__([None] * space.n)
+        self.space = space
+        limit, items_at = space.limit, space.items_at
+        # Per position, what a meld through it checks: (shift, limit, items).
+        self.cells = [(_BITS * q, limit[q], items_at[q]) for q in range(52)]
+
+    def fill(self, k: int) -> tuple[_Start, ...]:
+        """The melds that can start at position ``k`` in this problem, old melds first
+        (their anchors are kept in ``space.anchors`` for the replay)."""
+        space = self.space
+        present, old, wild_max = space.present, space.old, space.wild_max
+        cell = self.cells.__getitem__
+        fits = [a for a in space.table[k] if not a[0] & ~present and a[2] <= wild_max]
+        # The table is in order of wild slots below: each part keeps that order.
+        found = [a for a in fits if a[7] in old] + [a for a in fits if a[7] not in old]
+        space.anchors[k] = tuple(found)
+        result = self[k] = tuple(
+            (tuple(map(cell, above)), inc, n_below, below, opens)
+            for _mask, inc, n_below, below, _faces, opens, above, _key in found
+        )
         return result
-
-    def start_melds(
-        k: int, j: int, u: int, placed: int, pending: int, full: int, one: int
-    ) -> Iterator[_Start]:
-        """The melds that can start at position ``k`` (anchors from ``j`` on), in order,
-        each with the state it leads to."""
-        options = anchors[k]
-        if options is None:
-            options = anchors_at(k)
-        for idx in range(j, len(options)):
-            mask, inc, n_below, below, _faces, opens = options[idx]
-            ok = True
-            extra = n_below  # slots that only a wild joker can fill
-            m = mask
-            while m:
-                low = m & -m
-                q = low.bit_length() - 1
-                slots = (u >> (_BITS * q)) & _FIELD
-                if slots >= limit[q]:
-                    ok = False
-                    break
-                if slots >= items_at[q]:
-                    extra += 1
-                m ^= low
-            if not ok or placed + pending + extra > wild_max:
-                continue
-            nfull, none = full, one
-            if n_below:
-                for q in below:
-                    bit = 1 << q
-                    if nfull & bit:
-                        ok = False
-                        break
-                    if none & bit:
-                        none ^= bit
-                        nfull |= bit
-                if not ok:
-                    continue
-            yield idx, u + inc, placed + n_below, pending + extra - n_below, nfull, none, opens
-
-    return start_melds
 
 
 def _replay(
