@@ -1,7 +1,7 @@
 """The rank DP's problem: the part of the table it may rearrange, counted by face.
 
-:func:`make_region` turns the melds opened (a *region*; the others stay as they are and
-only limit the copies and free jokers) and the hand into a :class:`RankDpProblem`;
+:meth:`Regions.region` turns the melds opened (a *region*; the others stay as they are
+and only limit the copies and free jokers) and the hand into a :class:`RankDpProblem`;
 :func:`rings` grows the sets of melds worth opening around some faces. The solver builds
 several regions of one table for one hand: :class:`Regions` counts what they share once
 (and a table's counts are kept while it is met again).
@@ -25,7 +25,6 @@ __all__ = [
     "Region",
     "Regions",
     "TableCounts",
-    "make_region",
     "meld_shape",
     "rings",
     "table_counts",
@@ -149,40 +148,11 @@ def _meld_items(meld: tuple[Card, ...]) -> _MeldItems:
     return found
 
 
-def make_region(
-    melds: list[tuple[Card, ...]],
-    open_melds: list[int],
-    hand_real: Mapping[int, int] | Sequence[int],
-    hand_jokers: int,
-    *,
-    rules: MeldRules,
-    decks: int,
-    joker_copy_limit: bool,
-    weight: list[int],
-    joker_weight: int,
-    unit: int,
-) -> Region:
-    """The problem of laying out the melds ``open_melds`` (the others locked) with a
-    hand of ``hand_real`` natural cards (per face: a mapping, or 52 counts) and
-    ``hand_jokers`` jokers."""
-    regions = Regions(
-        melds,
-        hand_real,
-        hand_jokers,
-        rules=rules,
-        decks=decks,
-        joker_copy_limit=joker_copy_limit,
-        weight=weight,
-        joker_weight=joker_weight,
-        unit=unit,
-    )
-    return regions.region(open_melds)
-
-
 class Regions:
-    """The regions of one table for one hand (:func:`make_region`, :func:`rings`): what
-    they all share (the table's counts, the hand's) is counted once. ``counts``: the
-    table's :func:`table_counts`, when the caller has them."""
+    """The regions of one table for one hand (:meth:`region`, :meth:`rings`): what they
+    all share (the table's counts, the hand's) is counted once. The hand is
+    ``hand_real`` natural cards (per face: a mapping, or 52 counts) and ``hand_jokers``
+    jokers; ``counts``: the table's :func:`table_counts`, when the caller has them."""
 
     __slots__ = (
         "_cap_table",
@@ -245,7 +215,8 @@ class Regions:
         return _rings(self._table.masks, seeds, count)
 
     def region(self, open_melds: list[int]) -> Region:
-        """The region of the melds ``open_melds``, the others locked (see :func:`make_region`)."""
+        """The problem of laying out the melds ``open_melds`` with the hand, the other
+        melds locked."""
         table = self._table
         if len(open_melds) == len(table.parts):
             real, jokers, in_runs, in_groups, in_high = table.every
@@ -438,7 +409,7 @@ _ZEROS: Final = [0] * 52
 
 MeldShape = tuple[tuple[int, ...], tuple[bool, ...], bool, bool]
 _MELD_SHAPES: dict[tuple[Card, ...], MeldShape] = {}
-"""Per table meld, what :func:`make_region` reads of it: a meld outlives many searches."""
+"""Per table meld, what :meth:`Regions.region` reads of it: a meld outlives many searches."""
 _MELD_SHAPES_KEPT: Final = 100_000
 
 
