@@ -156,6 +156,15 @@ static RankDp *initialised(RankDpObject *self) {
 }
 
 static int read_ints(PyObject *seq, int *out, const char *name) {
+    if (PyBytes_CheckExact(seq)) { /* one count per byte, as Regions builds them */
+        if (PyBytes_GET_SIZE(seq) != 52) {
+            PyErr_Format(PyExc_ValueError, "%s must have 52 entries", name);
+            return -1;
+        }
+        const unsigned char *bytes = (const unsigned char *)PyBytes_AS_STRING(seq);
+        for (int i = 0; i < 52; i++) out[i] = bytes[i];
+        return 0;
+    }
     PyObject *fast = PySequence_Fast(seq, name);
     if (!fast) return -1;
     if (PySequence_Fast_GET_SIZE(fast) != 52) {

@@ -36,19 +36,21 @@ NO_LIMIT: Final = 1 << 12
 
 @dataclass(slots=True)
 class RankDpProblem:
-    """One placement problem as the rank DP sees it: per-face counts (faces 0-51)."""
+    """One placement problem as the rank DP sees it: per-face counts (faces 0-51). The
+    table's counts are small: :class:`Regions` gives them as bytes, which the compiled
+    DP reads without converting 52 Python ints each."""
 
     min_size: int
     max_set: int
     ace_low: bool
     ace_high: bool
-    real: list[int]
+    real: Sequence[int]
     """Per face: real table cards in the open region (forced)."""
-    jokers: list[int]
+    jokers: Sequence[int]
     """Per face: open-region table jokers declared as it."""
-    real_ext: list[int]
+    real_ext: Sequence[int]
     """Per face: real cards in locked (untouched) melds, for the freeing rule."""
-    cap: list[int]
+    cap: Sequence[int]
     """Per face: most items the open region may hold (copy limit)."""
     hand: list[int]
     """Per face: hand cards (optional items)."""
@@ -56,10 +58,10 @@ class RankDpProblem:
     weight: list[int]
     """Per face: score of placing one hand card of it (primary objective, scaled)."""
     joker_weight: int
-    in_runs: list[int]
+    in_runs: Sequence[int]
     """Per face: open-region table items that were in runs (tie-break: keep them there)."""
-    in_groups: list[int]
-    in_high: list[int]
+    in_groups: Sequence[int]
+    in_high: Sequence[int]
     """Per ace: open-region table aces that were at the top of a run."""
     unit: int
     """Scale of the primary objective: scores are ``primary * unit + tie-break``."""
@@ -236,16 +238,16 @@ class Regions:
                 groups += meld_groups
                 high += meld_high
             # A locked meld only limits the copies and the freeing.
-            real_ext = _unpack(table.real - packed_real)
+            real_ext = _bytes(table.real - packed_real)
             ext = table.real + table.jokers - packed_real - packed_jokers
             open_items = _bytes(packed_real + packed_jokers)
             suits = _suit_sums(open_items)
-            real = _unpack(packed_real)
-            jokers = _unpack(packed_jokers)
-            in_runs = _unpack(runs)
-            in_groups = _unpack(groups)
-            in_high = _unpack(high)
-        cap = list(_bytes(ext).translate(self._cap_table)) if self._limit else [NO_LIMIT] * 52
+            real = _bytes(packed_real)
+            jokers = _bytes(packed_jokers)
+            in_runs = _bytes(runs)
+            in_groups = _bytes(groups)
+            in_high = _bytes(high)
+        cap = _bytes(ext).translate(self._cap_table) if self._limit else _NO_CAPS
         rules = self._rules
         problem = RankDpProblem(
             min_size=rules.min_size,
@@ -287,11 +289,6 @@ _LANE_BITS: Final = 8
 def _bytes(lanes: int) -> bytes:
     """The 52 per-face counts of a packed integer, one byte each."""
     return lanes.to_bytes(52, "little")
-
-
-def _unpack(lanes: int) -> list[int]:
-    """The 52 per-face counts of a packed integer."""
-    return list(lanes.to_bytes(52, "little"))
 
 
 @functools.cache
@@ -352,9 +349,9 @@ class TableCounts:
     """Real cards per face, packed (:func:`_meld_parts`)."""
     jokers: int
     """Jokers per declared face, packed."""
-    every: tuple[list[int], list[int], list[int], list[int], list[int]]
+    every: tuple[bytes, bytes, bytes, bytes, bytes]
     """With every meld open: the problem's real, jokers, in_runs, in_groups and in_high
-    (shared by every such problem: the solver never changes a problem's lists)."""
+    (shared by every such problem)."""
     suit_items: tuple[int, int, int, int]
     """With every meld open: per suit, the items (real and jokers)."""
     joker_count: int
@@ -388,7 +385,7 @@ def table_counts(melds: list[tuple[Card, ...]]) -> TableCounts:
             items=sum(len(meld) for meld in melds),
             real=real,
             jokers=jokers,
-            every=(_unpack(real), _unpack(jokers), _unpack(runs), _unpack(groups), _unpack(high)),
+            every=(_bytes(real), _bytes(jokers), _bytes(runs), _bytes(groups), _bytes(high)),
             suit_items=_suit_sums(_bytes(real + jokers)),
             joker_count=sum(_bytes(jokers)),
         )
@@ -403,8 +400,10 @@ def _suit_sums(counts: bytes) -> tuple[int, int, int, int]:
     return (sum(counts[0:13]), sum(counts[13:26]), sum(counts[26:39]), sum(counts[39:52]))
 
 
-_ZEROS: Final = [0] * 52
-"""Per face, nothing (shared: the solver never changes a problem's lists)."""
+_ZEROS: Final = bytes(52)
+"""Per face, nothing."""
+_NO_CAPS: Final = [NO_LIMIT] * 52
+"""Per face, a cap that never binds (shared: the solver never changes a problem's lists)."""
 
 
 MeldShape = tuple[tuple[int, ...], tuple[bool, ...], bool, bool]
