@@ -20,7 +20,7 @@ from rummykit.games.carousel import rank_dp_select
 from rummykit.games.carousel.arrange import best_placement
 from rummykit.games.carousel.layout import as_melds, check_layout
 from rummykit.games.carousel.rank_dp import PythonRankDp
-from rummykit.games.carousel.rank_dp_problem import RankDpProblem, make_region
+from rummykit.games.carousel.rank_dp_problem import RankDpProblem, Regions
 from rummykit.melds import CAROUSEL_MELDS, MeldRules
 
 compiled = pytest.importorskip("rummykit.games.carousel._rank_dp")
@@ -50,9 +50,8 @@ def _problem(seed: int, *, ring: bool, rules: MeldRules = CAROUSEL_MELDS) -> Ran
     opened = list(range(len(melds)))
     if ring:  # a region: some melds stay locked (real_ext, smaller caps)
         opened = sorted(rng.sample(opened, max(1, len(opened) // 2)))
-    region = make_region(
+    region = Regions(
         melds,
-        opened,
         naturals,
         hand_jokers,
         rules=rules,
@@ -61,7 +60,7 @@ def _problem(seed: int, *, ring: bool, rules: MeldRules = CAROUSEL_MELDS) -> Ran
         weight=weight,
         joker_weight=joker_weight,
         unit=stable,
-    )
+    ).region(opened)
     return region.problem
 
 

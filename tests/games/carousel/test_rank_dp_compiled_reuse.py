@@ -16,7 +16,7 @@ from ilp_reference import random_instance
 from rummykit.cards import Card, card_value_gin
 from rummykit.games.carousel import rank_dp_select
 from rummykit.games.carousel.layout import as_melds
-from rummykit.games.carousel.rank_dp_problem import make_region
+from rummykit.games.carousel.rank_dp_problem import Regions
 from rummykit.melds import CAROUSEL_MELDS
 
 compiled = pytest.importorskip("rummykit.games.carousel._rank_dp")
@@ -35,9 +35,8 @@ def _arguments(seed: int) -> tuple[Any, ...]:
     opened = list(range(len(melds)))
     if seed % 2:
         opened = sorted(rng.sample(opened, max(1, len(opened) // 2)))
-    region = make_region(
+    region = Regions(
         melds,
-        opened,
         Counter(c.face for c in hand if not c.is_joker),
         sum(1 for c in hand if c.is_joker),
         rules=CAROUSEL_MELDS,
@@ -46,7 +45,7 @@ def _arguments(seed: int) -> tuple[Any, ...]:
         weight=[(card_value_gin(f) * per_count + 1) * stable for f in range(52)],
         joker_weight=(25 * per_count + 1) * stable,
         unit=stable,
-    )
+    ).region(opened)
     problem = region.problem
     return (*rank_dp_select.compiled_arguments(problem), rank_dp_select.suit_order(problem))
 

@@ -156,6 +156,15 @@ static RankDp *initialised(RankDpObject *self) {
 }
 
 static int read_ints(PyObject *seq, int *out, const char *name) {
+    if (PyBytes_CheckExact(seq)) { /* one count per byte, as Regions builds them */
+        if (PyBytes_GET_SIZE(seq) != 52) {
+            PyErr_Format(PyExc_ValueError, "%s must have 52 entries", name);
+            return -1;
+        }
+        const unsigned char *bytes = (const unsigned char *)PyBytes_AS_STRING(seq);
+        for (int i = 0; i < 52; i++) out[i] = bytes[i];
+        return 0;
+    }
     PyObject *fast = PySequence_Fast(seq, name);
     if (!fast) return -1;
     if (PySequence_Fast_GET_SIZE(fast) != 52) {
@@ -349,6 +358,45 @@ static PyObject *RankDp_upper_bound(RankDpObject *self, PyObject *Py_UNUSED(igno
     return p ? PyLong_FromLongLong(rdp_upper_bound(p)) : NULL;
 }
 
+/* ----------------------------------------------------------------- choices */
+
+#define CHOICE_SLOTS 4096               /* direct-mapped, by the choice's code */
+
+/* Choice tuples already built: most searches end in the same few choices per face, and
+ * a tuple is immutable, so the same one can go into every answer (touched only under
+ * the GIL). */
+static uint32_t choice_codes[CHOICE_SLOTS];
+static PyObject *choice_tuples[CHOICE_SLOTS];
+
+/* A new reference to the tuple of values[0..7] (rank, suit, x, o, w, u, g, h). */
+static PyObject *choice_tuple(const int values[8]) {
+    uint32_t code = 0;
+    int small = 1;
+    for (int k = 0; k < 8; k++) {
+        small &= values[k] >= 0 && values[k] < 16;
+        code = code << 4 | (uint32_t)(values[k] & 15);
+    }
+    size_t slot = (size_t)((code * 2654435761u) >> 20) & (CHOICE_SLOTS - 1);
+    if (small && choice_tuples[slot] && choice_codes[slot] == code) {
+        Py_INCREF(choice_tuples[slot]);
+        return choice_tuples[slot];
+    }
+    PyObject *item = PyTuple_New(8);
+    if (!item) return NULL;
+    for (int k = 0; k < 8; k++) {
+        PyObject *value = PyLong_FromLong(values[k]);
+        if (!value) { Py_DECREF(item); return NULL; }
+        PyTuple_SET_ITEM(item, k, value);
+    }
+    if (small) {
+        Py_XDECREF(choice_tuples[slot]);
+        Py_INCREF(item);
+        choice_tuples[slot] = item;
+        choice_codes[slot] = code;
+    }
+    return item;
+}
+
 static PyObject *RankDp_depth_first(RankDpObject *self, PyObject *args) {
     long long floor, target;
     if (!PyArg_ParseTuple(args, "LL", &floor, &target)) return NULL;
@@ -395,14 +443,9 @@ static PyObject *RankDp_depth_first(RankDpObject *self, PyObject *args) {
         int rank = i / 4 + 1, suit = i % 4;
         const int8_t *c = p->best_path[(rank - 1) * 4 + step_of[suit]];
         int values[8] = {rank, suit, c[0], c[1], c[2], c[3], c[4], c[5]};
-        PyObject *item = PyTuple_New(8);
+        PyObject *item = choice_tuple(values);
         if (!item) { Py_DECREF(choices); return NULL; }
         PyList_SET_ITEM(choices, i, item);
-        for (int k = 0; k < 8; k++) {
-            PyObject *value = PyLong_FromLong(values[k]);
-            if (!value) { Py_DECREF(choices); return NULL; }
-            PyTuple_SET_ITEM(item, k, value);
-        }
     }
     return Py_BuildValue("(LiiN)", (long long)p->best_score, p->best_used, p->best_freed,
                          choices);

@@ -86,39 +86,38 @@ typedef struct {
     int32_t waived; /* its bound vector with the group charges waived (vecs) */
 } Slot;
 
-/* Slots indexed by suit-state id, grown on demand; `used` is one past the highest id
- * written, so that emptying the table for the next problem clears only that much. */
+/* Make room for entry `id` of a table indexed by suit-state id (`item` bytes an entry;
+ * grown on demand, doubling from 32, new entries zero) and mark it used: `used` is one
+ * past the highest id written, so that emptying the table for the next problem clears
+ * only that much. Returns the table's entries, NULL when out of memory. */
+static inline void *table_room(void *v, int *size, int *used, int id, size_t item) {
+    if (id >= *size) {
+        int grown = *size ? *size : 32;
+        while (grown <= id) grown *= 2;
+        char *data = realloc(v, (size_t)grown * item);
+        if (!data) return NULL;
+        memset(data + (size_t)*size * item, 0, (size_t)(grown - *size) * item);
+        v = data;
+        *size = grown;
+    }
+    if (id >= *used) *used = id + 1;
+    return v;
+}
+
+/* Slots by suit-state id (see table_room). */
 typedef struct { Slot *v; int size, used; } SlotTable;
 
 static inline Slot *slot_at(SlotTable *t, int id) {
-    if (id >= t->size) {
-        int size = t->size ? t->size : 32;
-        while (size <= id) size *= 2;
-        Slot *v = realloc(t->v, (size_t)size * sizeof(Slot));
-        if (!v) return NULL;
-        memset(v + t->size, 0, (size_t)(size - t->size) * sizeof(Slot));
-        t->v = v;
-        t->size = size;
-    }
-    if (id >= t->used) t->used = id + 1;
-    return &t->v[id];
+    Slot *v = table_room(t->v, &t->size, &t->used, id, sizeof(Slot));
+    return v ? &(t->v = v)[id] : NULL;
 }
 
-/* Span indexes + 1 by suit-state id (0 = absent), grown on demand, `used` as above. */
+/* Span indexes + 1 by suit-state id (0 = absent; see table_room). */
 typedef struct { int32_t *v; int size, used; } IdTable;
 
 static inline int32_t *id_at(IdTable *t, int id) {
-    if (id >= t->size) {
-        int size = t->size ? t->size : 32;
-        while (size <= id) size *= 2;
-        int32_t *v = realloc(t->v, (size_t)size * sizeof(int32_t));
-        if (!v) return NULL;
-        memset(v + t->size, 0, (size_t)(size - t->size) * sizeof(int32_t));
-        t->v = v;
-        t->size = size;
-    }
-    if (id >= t->used) t->used = id + 1;
-    return &t->v[id];
+    int32_t *v = table_room(t->v, &t->size, &t->used, id, sizeof(int32_t));
+    return v ? &(t->v = v)[id] : NULL;
 }
 
 #define CODE_SLOTS 4096         /* open addressing, load kept under a half */

@@ -1,7 +1,7 @@
 """The rank DP's problem: the part of the table it may rearrange, counted by face.
 
-:func:`make_region` turns the melds opened (a *region*; the others stay as they are and
-only limit the copies and free jokers) and the hand into a :class:`RankDpProblem`;
+:meth:`Regions.region` turns the melds opened (a *region*; the others stay as they are
+and only limit the copies and free jokers) and the hand into a :class:`RankDpProblem`;
 :func:`rings` grows the sets of melds worth opening around some faces. The solver builds
 several regions of one table for one hand: :class:`Regions` counts what they share once
 (and a table's counts are kept while it is met again).
@@ -25,7 +25,6 @@ __all__ = [
     "Region",
     "Regions",
     "TableCounts",
-    "make_region",
     "meld_shape",
     "rings",
     "table_counts",
@@ -37,19 +36,21 @@ NO_LIMIT: Final = 1 << 12
 
 @dataclass(slots=True)
 class RankDpProblem:
-    """One placement problem as the rank DP sees it: per-face counts (faces 0-51)."""
+    """One placement problem as the rank DP sees it: per-face counts (faces 0-51). The
+    table's counts are small: :class:`Regions` gives them as bytes, which the compiled
+    DP reads without converting 52 Python ints each."""
 
     min_size: int
     max_set: int
     ace_low: bool
     ace_high: bool
-    real: list[int]
+    real: Sequence[int]
     """Per face: real table cards in the open region (forced)."""
-    jokers: list[int]
+    jokers: Sequence[int]
     """Per face: open-region table jokers declared as it."""
-    real_ext: list[int]
+    real_ext: Sequence[int]
     """Per face: real cards in locked (untouched) melds, for the freeing rule."""
-    cap: list[int]
+    cap: Sequence[int]
     """Per face: most items the open region may hold (copy limit)."""
     hand: list[int]
     """Per face: hand cards (optional items)."""
@@ -57,10 +58,10 @@ class RankDpProblem:
     weight: list[int]
     """Per face: score of placing one hand card of it (primary objective, scaled)."""
     joker_weight: int
-    in_runs: list[int]
+    in_runs: Sequence[int]
     """Per face: open-region table items that were in runs (tie-break: keep them there)."""
-    in_groups: list[int]
-    in_high: list[int]
+    in_groups: Sequence[int]
+    in_high: Sequence[int]
     """Per ace: open-region table aces that were at the top of a run."""
     unit: int
     """Scale of the primary objective: scores are ``primary * unit + tie-break``."""
@@ -149,40 +150,11 @@ def _meld_items(meld: tuple[Card, ...]) -> _MeldItems:
     return found
 
 
-def make_region(
-    melds: list[tuple[Card, ...]],
-    open_melds: list[int],
-    hand_real: Mapping[int, int] | Sequence[int],
-    hand_jokers: int,
-    *,
-    rules: MeldRules,
-    decks: int,
-    joker_copy_limit: bool,
-    weight: list[int],
-    joker_weight: int,
-    unit: int,
-) -> Region:
-    """The problem of laying out the melds ``open_melds`` (the others locked) with a
-    hand of ``hand_real`` natural cards (per face: a mapping, or 52 counts) and
-    ``hand_jokers`` jokers."""
-    regions = Regions(
-        melds,
-        hand_real,
-        hand_jokers,
-        rules=rules,
-        decks=decks,
-        joker_copy_limit=joker_copy_limit,
-        weight=weight,
-        joker_weight=joker_weight,
-        unit=unit,
-    )
-    return regions.region(open_melds)
-
-
 class Regions:
-    """The regions of one table for one hand (:func:`make_region`, :func:`rings`): what
-    they all share (the table's counts, the hand's) is counted once. ``counts``: the
-    table's :func:`table_counts`, when the caller has them."""
+    """The regions of one table for one hand (:meth:`region`, :meth:`rings`): what they
+    all share (the table's counts, the hand's) is counted once. The hand is
+    ``hand_real`` natural cards (per face: a mapping, or 52 counts) and ``hand_jokers``
+    jokers; ``counts``: the table's :func:`table_counts`, when the caller has them."""
 
     __slots__ = (
         "_cap_table",
@@ -245,7 +217,8 @@ class Regions:
         return _rings(self._table.masks, seeds, count)
 
     def region(self, open_melds: list[int]) -> Region:
-        """The region of the melds ``open_melds``, the others locked (see :func:`make_region`)."""
+        """The problem of laying out the melds ``open_melds`` with the hand, the other
+        melds locked."""
         table = self._table
         if len(open_melds) == len(table.parts):
             real, jokers, in_runs, in_groups, in_high = table.every
@@ -265,16 +238,16 @@ class Regions:
                 groups += meld_groups
                 high += meld_high
             # A locked meld only limits the copies and the freeing.
-            real_ext = _unpack(table.real - packed_real)
+            real_ext = _bytes(table.real - packed_real)
             ext = table.real + table.jokers - packed_real - packed_jokers
             open_items = _bytes(packed_real + packed_jokers)
             suits = _suit_sums(open_items)
-            real = _unpack(packed_real)
-            jokers = _unpack(packed_jokers)
-            in_runs = _unpack(runs)
-            in_groups = _unpack(groups)
-            in_high = _unpack(high)
-        cap = list(_bytes(ext).translate(self._cap_table)) if self._limit else [NO_LIMIT] * 52
+            real = _bytes(packed_real)
+            jokers = _bytes(packed_jokers)
+            in_runs = _bytes(runs)
+            in_groups = _bytes(groups)
+            in_high = _bytes(high)
+        cap = _bytes(ext).translate(self._cap_table) if self._limit else _NO_CAPS
         rules = self._rules
         problem = RankDpProblem(
             min_size=rules.min_size,
@@ -316,11 +289,6 @@ _LANE_BITS: Final = 8
 def _bytes(lanes: int) -> bytes:
     """The 52 per-face counts of a packed integer, one byte each."""
     return lanes.to_bytes(52, "little")
-
-
-def _unpack(lanes: int) -> list[int]:
-    """The 52 per-face counts of a packed integer."""
-    return list(lanes.to_bytes(52, "little"))
 
 
 @functools.cache
@@ -381,9 +349,9 @@ class TableCounts:
     """Real cards per face, packed (:func:`_meld_parts`)."""
     jokers: int
     """Jokers per declared face, packed."""
-    every: tuple[list[int], list[int], list[int], list[int], list[int]]
+    every: tuple[bytes, bytes, bytes, bytes, bytes]
     """With every meld open: the problem's real, jokers, in_runs, in_groups and in_high
-    (shared by every such problem: the solver never changes a problem's lists)."""
+    (shared by every such problem)."""
     suit_items: tuple[int, int, int, int]
     """With every meld open: per suit, the items (real and jokers)."""
     joker_count: int
@@ -417,7 +385,7 @@ def table_counts(melds: list[tuple[Card, ...]]) -> TableCounts:
             items=sum(len(meld) for meld in melds),
             real=real,
             jokers=jokers,
-            every=(_unpack(real), _unpack(jokers), _unpack(runs), _unpack(groups), _unpack(high)),
+            every=(_bytes(real), _bytes(jokers), _bytes(runs), _bytes(groups), _bytes(high)),
             suit_items=_suit_sums(_bytes(real + jokers)),
             joker_count=sum(_bytes(jokers)),
         )
@@ -432,13 +400,15 @@ def _suit_sums(counts: bytes) -> tuple[int, int, int, int]:
     return (sum(counts[0:13]), sum(counts[13:26]), sum(counts[26:39]), sum(counts[39:52]))
 
 
-_ZEROS: Final = [0] * 52
-"""Per face, nothing (shared: the solver never changes a problem's lists)."""
+_ZEROS: Final = bytes(52)
+"""Per face, nothing."""
+_NO_CAPS: Final = [NO_LIMIT] * 52
+"""Per face, a cap that never binds (shared: the solver never changes a problem's lists)."""
 
 
 MeldShape = tuple[tuple[int, ...], tuple[bool, ...], bool, bool]
 _MELD_SHAPES: dict[tuple[Card, ...], MeldShape] = {}
-"""Per table meld, what :func:`make_region` reads of it: a meld outlives many searches."""
+"""Per table meld, what :meth:`Regions.region` reads of it: a meld outlives many searches."""
 _MELD_SHAPES_KEPT: Final = 100_000
 
 

@@ -86,17 +86,17 @@ def compiled_arguments(
     int,
     bool,
     bool,
-    list[int],
-    list[int],
-    list[int],
-    list[int],
-    list[int],
-    int,
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
     list[int],
     int,
     list[int],
-    list[int],
-    list[int],
+    int,
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
     int,
 ]:
     """The problem as ``_rank_dp.RankDp`` takes it."""
@@ -150,9 +150,9 @@ def relabel(p: RankDpProblem, order: Sequence[int]) -> RankDpProblem:
     """The same problem with suit ``order[k]`` renamed ``k``."""
     a, b, c, d = (13 * suit for suit in order)
 
-    def move(values: list[int]) -> list[int]:
+    def move(values: Sequence[int]) -> list[int]:
         # Faces are suit-major: the renamed suits are the old suits' 13 faces in turn.
-        return values[a : a + 13] + values[b : b + 13] + values[c : c + 13] + values[d : d + 13]
+        return [*values[a : a + 13], *values[b : b + 13], *values[c : c + 13], *values[d : d + 13]]
 
     return RankDpProblem(
         min_size=p.min_size,
