@@ -28,6 +28,7 @@ from rummykit.cards import (
     PHYSICAL_IDS,
     Card,
     DeckSpec,
+    format_card,
     format_cards,
     ordered_deck,
     shuffled_deck,
@@ -396,7 +397,8 @@ class CarouselHand(HandEngine):
         self.melded = True
         self._kept_check = None
         layout = list(map(_MELD_TEXTS.__getitem__, new_table))
-        events = [Event("meld", seat, detail={"layout": layout, "from_hand": format_cards(placed)})]
+        from_hand = " ".join(map(_CARD_TEXTS.__getitem__, placed))
+        events = [Event("meld", seat, detail={"layout": layout, "from_hand": from_hand})]
         if not self.hands[seat]:
             events.append(Event("went_out", seat))
             events.extend(self._score(knocker=seat, went_out=True, reason="went_out"))
@@ -598,6 +600,14 @@ def new_hand(
     return hand
 
 
+class _CardTexts(dict[int, str]):
+    """Per card id, its notation (``format_card``): a meld's text joins its cards'."""
+
+    def __missing__(self, card: int) -> str:
+        found = self[card] = format_card(card)
+        return found
+
+
 class _MeldTexts(dict[tuple[Card, ...], str]):
     """Per table meld, its notation (``format_cards``; it depends only on the card ids):
     most melds of a layout were on the table before."""
@@ -605,10 +615,11 @@ class _MeldTexts(dict[tuple[Card, ...], str]):
     def __missing__(self, meld: tuple[Card, ...]) -> str:
         if len(self) >= _MELD_TEXTS_KEPT:
             self.clear()
-        found = self[meld] = format_cards(meld)
+        found = self[meld] = " ".join(map(_CARD_TEXTS.__getitem__, meld))
         return found
 
 
+_CARD_TEXTS: Final = _CardTexts()
 _MELD_TEXTS: Final = _MeldTexts()
 _MELD_TEXTS_KEPT: Final = 100_000
 _PHYSICAL: Final = (PHYSICAL_IDS - 1).__and__
