@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress, filterfalse
+from itertools import chain, compress
 from operator import not_
 from typing import Any, Final, Literal
 
@@ -384,15 +384,19 @@ class CarouselHand(HandEngine):
         )
 
     def _meld(self, seat: int, checked: _CheckedMeld) -> list[Event]:
-        hand = self.hands[seat]
         new_table = checked.table
-        # The cards on the new table that were not on the old one, in table order (a
-        # joker by its physical id: it may have been declared anew).
-        on_table = set(map(_PHYSICAL, chain.from_iterable(self.table)))
+        laid = checked.check.cards
+        # The hand cards laid, in table order: a natural card has the same id on the
+        # table as in the hand; a joker is declared there, so when one is laid the new
+        # table's cards are compared with the old one's by physical id.
         cards = list(chain.from_iterable(new_table))
-        placed = list(compress(cards, map(not_, map(on_table.__contains__, map(_PHYSICAL, cards)))))
-        placed_ids = set(map(_PHYSICAL, placed))
-        self.hands[seat] = list(filterfalse(placed_ids.__contains__, hand))
+        placed = list(filter(set(laid).__contains__, cards))
+        if len(placed) != len(laid):
+            on_table = set(map(_PHYSICAL, chain.from_iterable(self.table)))
+            placed = list(
+                compress(cards, map(not_, map(on_table.__contains__, map(_PHYSICAL, cards))))
+            )
+        self.hands[seat] = list(checked.check.remaining)
         self.table = list(new_table)
         self.melded = True
         self._kept_check = None
