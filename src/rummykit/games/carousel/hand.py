@@ -314,10 +314,10 @@ class CarouselHand(HandEngine):
             cause = "max_draws"
         else:
             why, rule, cause = "the stock is empty", "carousel-4.4", "stock_empty"
-        raise _refusal(
-            seat,
-            f"draw again: {why}",
+        raise IllegalActionError(
+            f"seat {seat} cannot draw again: {why}",
             code="draw_not_allowed",
+            seat=seat,
             rule=rule,
             numbers={"max_draws": self.rules.max_draws},
             cause=cause,
@@ -342,12 +342,13 @@ class CarouselHand(HandEngine):
         if kept is not None and kept.state == state and kept.action == action:
             return kept
         if not self.may_meld():
-            raise _refusal(
-                seat,
-                f"meld now: no melding after the last ({self.rules.max_draws}) draw of a turn",
+            raise IllegalActionError(
+                f"seat {seat} cannot meld now: no melding after the last "
+                f"({self.rules.max_draws}) draw of a turn",
                 code="meld_after_last_draw",
-                rule="carousel-3.2",
+                seat=seat,
                 numbers={"max_draws": self.rules.max_draws},
+                rule="carousel-3.2",
             )
         hand = self.hands[seat]
         new_table = resolve_layout(self.table, hand, action.layout or (), seat)
@@ -409,24 +410,24 @@ class CarouselHand(HandEngine):
 
     def _check_end_turn(self, seat: int, *, knock: bool) -> None:
         if not self.may_end_turn():
-            raise _refusal(
-                seat,
-                f"{'knock' if knock else 'end the turn'} yet: after drawing {self.draws} "
-                "card(s) without melding the player must meld or draw again",
+            raise IllegalActionError(
+                f"seat {seat} cannot {'knock' if knock else 'end the turn'} yet: after drawing "
+                f"{self.draws} card(s) without melding the player must meld or draw again",
                 code="turn_not_finished",
-                rule="carousel-3.11",
+                seat=seat,
                 numbers={"draws": self.draws},
+                rule="carousel-3.11",
             )
         if knock:
             value = self.hand_value(seat)
             if value > self.rules.knock_limit:
-                raise _refusal(
-                    seat,
-                    f"knock: hand value {value} is over the knock limit of "
+                raise IllegalActionError(
+                    f"seat {seat} cannot knock: hand value {value} is over the knock limit of "
                     f"{self.rules.knock_limit}",
                     code="hand_over_knock_limit",
-                    rule="carousel-4.2",
+                    seat=seat,
                     numbers={"value": value, "limit": self.rules.knock_limit},
+                    rule="carousel-4.2",
                 )
 
     def _end_turn(self, seat: int, *, knock: bool) -> list[Event]:
@@ -549,21 +550,6 @@ class CarouselHand(HandEngine):
         players = int(record["players"])
         deck = [Card(int(card)) for card in record["deck"]]
         return new_hand(rules, players=players, dealer=int(record.get("dealer", 0)), deck=deck)
-
-
-def _refusal(
-    seat: int,
-    what: str,
-    *,
-    code: str,
-    rule: str,
-    numbers: Mapping[str, int],
-    cause: str | None = None,
-) -> IllegalActionError:
-    """A turn-order refusal: "seat N cannot <what>", one wording for every action."""
-    return IllegalActionError(
-        f"seat {seat} cannot {what}", code=code, seat=seat, rule=rule, numbers=numbers, cause=cause
-    )
 
 
 def new_hand(
