@@ -185,8 +185,8 @@ def _layout_check(
         melds=tuple(checked),
         cards=tuple(added),
         remaining=tuple(_remaining(hand, added)),
-        value=sum(placement_value(c) for c in added),
-        freed=tuple(Card(f) for f in sorted(freed)),
+        value=sum(map(placement_value, added)),
+        freed=tuple(map(Card, sorted(freed))),
     )
 
 
@@ -472,7 +472,7 @@ _PHYSICAL_MASK: Final = PHYSICAL_IDS - 1
 
 def _remaining(hand: Sequence[Card], added: Sequence[Card]) -> list[Card]:
     """The hand without the cards laid."""
-    used = {int(c) for c in added}
+    used = set(map(int, added))
     if hand and min(hand) >= 0 and max(hand) < PHYSICAL_IDS:
         # Every card is its physical id: take out the first copy of each card used.
         kept = list(hand)

@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import Final
 
 from rummykit.cards import CARD_IDS, FACES, JOKER_FACE, PHYSICAL_IDS, Card
@@ -202,7 +203,7 @@ def _added(
             card for card, held_face in zip(hand, faces_held, strict=True) if held_face == face
         ]
         if new_ids is None:
-            new_ids = {int(c) for meld in new for c in meld}
+            new_ids = set(map(int, chain.from_iterable(new)))
         ids = new_ids
         copies = sorted(copies, key=lambda c: int(c) not in ids)
         added.extend(copies[:count])
