@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress, filterfalse
+from itertools import chain, compress
 from operator import not_
 from typing import Any, Final, Literal
 
@@ -28,6 +28,7 @@ from rummykit.cards import (
     PHYSICAL_IDS,
     Card,
     DeckSpec,
+    format_card,
     format_cards,
     ordered_deck,
     shuffled_deck,
@@ -383,20 +384,25 @@ class CarouselHand(HandEngine):
         )
 
     def _meld(self, seat: int, checked: _CheckedMeld) -> list[Event]:
-        hand = self.hands[seat]
         new_table = checked.table
-        # The cards on the new table that were not on the old one, in table order (a
-        # joker by its physical id: it may have been declared anew).
-        on_table = set(map(_PHYSICAL, chain.from_iterable(self.table)))
+        laid = checked.check.cards
+        # The hand cards laid, in table order: a natural card has the same id on the
+        # table as in the hand; a joker is declared there, so when one is laid the new
+        # table's cards are compared with the old one's by physical id.
         cards = list(chain.from_iterable(new_table))
-        placed = list(compress(cards, map(not_, map(on_table.__contains__, map(_PHYSICAL, cards)))))
-        placed_ids = set(map(_PHYSICAL, placed))
-        self.hands[seat] = list(filterfalse(placed_ids.__contains__, hand))
+        placed = list(filter(set(laid).__contains__, cards))
+        if len(placed) != len(laid):
+            on_table = set(map(_PHYSICAL, chain.from_iterable(self.table)))
+            placed = list(
+                compress(cards, map(not_, map(on_table.__contains__, map(_PHYSICAL, cards))))
+            )
+        self.hands[seat] = list(checked.check.remaining)
         self.table = list(new_table)
         self.melded = True
         self._kept_check = None
         layout = list(map(_MELD_TEXTS.__getitem__, new_table))
-        events = [Event("meld", seat, detail={"layout": layout, "from_hand": format_cards(placed)})]
+        from_hand = " ".join(map(_CARD_TEXTS.__getitem__, placed))
+        events = [Event("meld", seat, detail={"layout": layout, "from_hand": from_hand})]
         if not self.hands[seat]:
             events.append(Event("went_out", seat))
             events.extend(self._score(knocker=seat, went_out=True, reason="went_out"))
@@ -598,6 +604,14 @@ def new_hand(
     return hand
 
 
+class _CardTexts(dict[int, str]):
+    """Per card id, its notation (``format_card``): a meld's text joins its cards'."""
+
+    def __missing__(self, card: int) -> str:
+        found = self[card] = format_card(card)
+        return found
+
+
 class _MeldTexts(dict[tuple[Card, ...], str]):
     """Per table meld, its notation (``format_cards``; it depends only on the card ids):
     most melds of a layout were on the table before."""
@@ -605,10 +619,11 @@ class _MeldTexts(dict[tuple[Card, ...], str]):
     def __missing__(self, meld: tuple[Card, ...]) -> str:
         if len(self) >= _MELD_TEXTS_KEPT:
             self.clear()
-        found = self[meld] = format_cards(meld)
+        found = self[meld] = " ".join(map(_CARD_TEXTS.__getitem__, meld))
         return found
 
 
+_CARD_TEXTS: Final = _CardTexts()
 _MELD_TEXTS: Final = _MeldTexts()
 _MELD_TEXTS_KEPT: Final = 100_000
 _PHYSICAL: Final = (PHYSICAL_IDS - 1).__and__

@@ -185,8 +185,8 @@ def _layout_check(
         melds=tuple(checked),
         cards=tuple(added),
         remaining=tuple(_remaining(hand, added)),
-        value=sum(placement_value(c) for c in added),
-        freed=tuple(Card(f) for f in sorted(freed)),
+        value=sum(map(placement_value, added)),
+        freed=tuple(map(Card, sorted(freed))),
     )
 
 
@@ -472,7 +472,7 @@ _PHYSICAL_MASK: Final = PHYSICAL_IDS - 1
 
 def _remaining(hand: Sequence[Card], added: Sequence[Card]) -> list[Card]:
     """The hand without the cards laid."""
-    used = {int(c) for c in added}
+    used = set(map(int, added))
     if hand and min(hand) >= 0 and max(hand) < PHYSICAL_IDS:
         # Every card is its physical id: take out the first copy of each card used.
         kept = list(hand)
@@ -537,23 +537,30 @@ def resolve_layout(
     """
     table_naturals, table_jokers = split_hand(list(chain.from_iterable(table)))
     hand_naturals, hand_jokers = split_hand(hand)
-    on_table, in_hand = table_naturals.get, hand_naturals.get  # locals: read for every card
+    # One queue per face: its table cards first, then its hand cards.
+    for face, cards in hand_naturals.items():
+        queue = table_naturals.get(face)
+        if queue is None:
+            table_naturals[face] = cards
+        else:
+            queue.extend(cards)
+    queue_of = table_naturals.get  # locals: read for every card
     face_mask = _FACE_MASK
     resolved: list[list[Card | None]] = []
     pending: list[tuple[int, int, Card]] = []
-    for m, written in enumerate(layout):
+    for written in layout:
         row: list[Card | None] = []
-        for i, named in enumerate(written):
+        for named in written:
             card = named if type(named) is Card else Card(named)  # a Card is immutable
             face = card & face_mask
             if face == JOKER_FACE:
                 keep = _kept_joker(card, table_jokers, seat)
-                row.append(keep)
                 if keep is None:
-                    pending.append((m, i, card))
+                    pending.append((len(resolved), len(row), card))
+                row.append(keep)
                 continue
-            pool = on_table(face) or in_hand(face)
-            if not pool:
+            queue = queue_of(face)
+            if not queue:
                 raise IllegalActionError(
                     f"seat {seat} cannot place {format_card(card)}: it is neither on the "
                     "table (free) nor in the hand",
@@ -562,7 +569,7 @@ def resolve_layout(
                     card=card,
                     rule="carousel-3.4",
                 )
-            row.append(pool.pop(0))
+            row.append(queue.pop(0))
         resolved.append(row)
     if not pending:
         return list(map(tuple, resolved))  # type: ignore[arg-type]  # no row holds None
@@ -586,7 +593,8 @@ def resolve_layout(
 def _kept_joker(card: Card, table_jokers: list[Card], seat: int) -> Card | None:
     """The table joker that keeps ``card``'s declaration (taken from ``table_jokers``),
     or None when a free joker must stand for it."""
-    if card.declared is None:
+    declared = card // PHYSICAL_IDS  # the declared face plus one (0: none), as an int
+    if not declared:
         raise IllegalActionError(
             f"seat {seat}: a joker on the table needs a declaration, e.g. JK=5S",
             code="undeclared_joker",
@@ -594,7 +602,7 @@ def _kept_joker(card: Card, table_jokers: list[Card], seat: int) -> Card | None:
             card=card,
             rule="carousel-2.4",
         )
-    keep = next((j for j in table_jokers if j.declared == card.declared), None)
+    keep = next((j for j in table_jokers if j // PHYSICAL_IDS == declared), None)
     if keep is not None:
         table_jokers.remove(keep)
     return keep

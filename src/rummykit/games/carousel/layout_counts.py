@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import Final
 
 from rummykit.cards import CARD_IDS, FACES, JOKER_FACE, PHYSICAL_IDS, Card
@@ -70,7 +71,11 @@ class _MeldCards(dict[Sequence[int], tuple[Card, ...]]):
     def __missing__(self, meld: Sequence[int]) -> tuple[Card, ...]:
         if len(self) >= _KEPT:
             self.clear()
-        found = self[meld] = tuple(map(Card, meld))
+        found = self[meld] = (
+            meld  # a tuple of Card already
+            if type(meld) is tuple and set(map(type, meld)) <= _CARD_TYPE
+            else tuple(map(Card, meld))
+        )
         return found
 
 
@@ -82,21 +87,37 @@ _MELD_CARDS: Final = _MeldCards()
 def _count(meld: Sequence[int]) -> int:
     """The packed counts of a meld, or :data:`_UNUSUAL` for anything but ordinary
     card ids with every joker declared as a natural face."""
-    counts = len(meld) << _CARDS
-    for card in meld:
-        if (type(card) is not Card and type(card) is not int) or not 0 <= card < CARD_IDS:
-            return _UNUSUAL
+    if not set(map(type, meld)) <= _ID_TYPES:
+        return _UNUSUAL
+    try:
+        return sum(map(_CARD_COUNTS.__getitem__, meld), len(meld) << _CARDS)
+    except KeyError:
+        return _UNUSUAL
+
+
+class _CardCounts(dict[int, int]):
+    """Per card id, what it adds to a meld's packed counts; no entry (``KeyError``)
+    for an unusual card."""
+
+    def __missing__(self, card: int) -> int:
+        if not 0 <= card < CARD_IDS:
+            raise KeyError(card)
         face = FACES[card]
         if face == JOKER_FACE:
             code = card // PHYSICAL_IDS  # the declared face, plus one
             if not 0 < code <= JOKER_FACE:
-                return _UNUSUAL
-            counts += 1 << _JOKERS | 1 << (_DECLARED + _LANE * (code - 1))
+                raise KeyError(card)
+            found = 1 << _JOKERS | 1 << (_DECLARED + _LANE * (code - 1))
         elif face < JOKER_FACE:
-            counts += 1 << (_LANE * face)
+            found = 1 << (_LANE * face)
         else:
-            return _UNUSUAL
-    return counts
+            raise KeyError(card)
+        self[card] = found
+        return found
+
+
+_CARD_COUNTS: Final = _CardCounts()
+_ID_TYPES: Final = {Card, int}
 
 
 def quick_counts(
@@ -182,7 +203,7 @@ def _added(
             card for card, held_face in zip(hand, faces_held, strict=True) if held_face == face
         ]
         if new_ids is None:
-            new_ids = {int(c) for meld in new for c in meld}
+            new_ids = set(map(int, chain.from_iterable(new)))
         ids = new_ids
         copies = sorted(copies, key=lambda c: int(c) not in ids)
         added.extend(copies[:count])
