@@ -48,6 +48,7 @@ from rummykit.games.carousel.rules import (
 )
 from rummykit.games.carousel.under_rules import check_layout_under
 from rummykit.hand_engine import HandEngine
+from rummykit.memo import Memo
 
 __all__ = [
     "CarouselAction",
@@ -235,11 +236,11 @@ class CarouselHand(HandEngine):
         :meth:`check` or the solver (``rummykit.games.carousel.arrange.best_placement``)."""
         actions: list[CarouselAction] = []
         if self.may_draw():
-            actions.append(CarouselAction.draw())
+            actions.append(_DRAW)
         if self.may_end_turn():
-            actions.append(CarouselAction.end_turn())
+            actions.append(_END_TURN)
             if self.hand_value(self.current_player) <= self.rules.knock_limit:
-                actions.append(CarouselAction.knock())
+                actions.append(_KNOCK)
         return actions
 
     def check(self, action: CarouselAction) -> LayoutCheck | None:
@@ -604,27 +605,17 @@ def new_hand(
     return hand
 
 
-class _CardTexts(dict[int, str]):
-    """Per card id, its notation (``format_card``): a meld's text joins its cards'."""
-
-    def __missing__(self, card: int) -> str:
-        found = self[card] = format_card(card)
-        return found
+def _meld_text(meld: tuple[Card, ...]) -> str:
+    return " ".join(map(_CARD_TEXTS.__getitem__, meld))
 
 
-class _MeldTexts(dict[tuple[Card, ...], str]):
-    """Per table meld, its notation (``format_cards``; it depends only on the card ids):
-    most melds of a layout were on the table before."""
-
-    def __missing__(self, meld: tuple[Card, ...]) -> str:
-        if len(self) >= _MELD_TEXTS_KEPT:
-            self.clear()
-        found = self[meld] = " ".join(map(_CARD_TEXTS.__getitem__, meld))
-        return found
-
-
-_CARD_TEXTS: Final = _CardTexts()
-_MELD_TEXTS: Final = _MeldTexts()
-_MELD_TEXTS_KEPT: Final = 100_000
+_CARD_TEXTS: Final = Memo(format_card)
+"""Per card id, its notation: a meld's text joins its cards'."""
+_MELD_TEXTS: Final = Memo(_meld_text)
+"""Per table meld, its notation (it depends only on the card ids): most melds of a
+layout were on the table before."""
+_DRAW: Final = CarouselAction.draw()
+_END_TURN: Final = CarouselAction.end_turn()
+_KNOCK: Final = CarouselAction.knock()
 _PHYSICAL: Final = (PHYSICAL_IDS - 1).__and__
 """:func:`~rummykit.cards.physical_of` as a method of an int (mapped over many cards)."""

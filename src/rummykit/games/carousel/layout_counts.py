@@ -30,6 +30,7 @@ from itertools import chain
 from typing import Final
 
 from rummykit.cards import CARD_IDS, FACES, JOKER_FACE, PHYSICAL_IDS, Card
+from rummykit.memo import Memo
 
 __all__ = ["quick_counts"]
 
@@ -55,33 +56,13 @@ _UNUSUAL: Final = (_MOST_CARDS + 1) << _CARDS
 _KEPT: Final = 100_000
 
 
-class _MeldCounts(dict[Sequence[int], int]):
-    """Per meld (its card ids), its counts: melds outlive many tables."""
-
-    def __missing__(self, meld: Sequence[int]) -> int:
-        if len(self) >= _KEPT:
-            self.clear()
-        found = self[meld] = _count(meld)
-        return found
+def _as_cards(meld: Sequence[int]) -> tuple[Card, ...]:
+    if type(meld) is tuple and set(map(type, meld)) <= _CARD_TYPE:
+        return meld  # a tuple of Card already
+    return tuple(map(Card, meld))
 
 
-class _MeldCards(dict[Sequence[int], tuple[Card, ...]]):
-    """Per meld (its card ids), its cards as :class:`Card`."""
-
-    def __missing__(self, meld: Sequence[int]) -> tuple[Card, ...]:
-        if len(self) >= _KEPT:
-            self.clear()
-        found = self[meld] = (
-            meld  # a tuple of Card already
-            if type(meld) is tuple and set(map(type, meld)) <= _CARD_TYPE
-            else tuple(map(Card, meld))
-        )
-        return found
-
-
-_COUNTS: Final = _MeldCounts()
 _CARD_TYPE: Final = {Card}
-_MELD_CARDS: Final = _MeldCards()
 
 
 def _count(meld: Sequence[int]) -> int:
@@ -95,28 +76,27 @@ def _count(meld: Sequence[int]) -> int:
         return _UNUSUAL
 
 
-class _CardCounts(dict[int, int]):
-    """Per card id, what it adds to a meld's packed counts; no entry (``KeyError``)
-    for an unusual card."""
-
-    def __missing__(self, card: int) -> int:
-        if not 0 <= card < CARD_IDS:
+def _card_count(card: int) -> int:
+    """What a card id adds to a meld's packed counts; ``KeyError`` (nothing kept) for an
+    unusual card."""
+    if not 0 <= card < CARD_IDS:
+        raise KeyError(card)
+    face = FACES[card]
+    if face == JOKER_FACE:
+        code = card // PHYSICAL_IDS  # the declared face, plus one
+        if not 0 < code <= JOKER_FACE:
             raise KeyError(card)
-        face = FACES[card]
-        if face == JOKER_FACE:
-            code = card // PHYSICAL_IDS  # the declared face, plus one
-            if not 0 < code <= JOKER_FACE:
-                raise KeyError(card)
-            found = 1 << _JOKERS | 1 << (_DECLARED + _LANE * (code - 1))
-        elif face < JOKER_FACE:
-            found = 1 << (_LANE * face)
-        else:
-            raise KeyError(card)
-        self[card] = found
-        return found
+        return 1 << _JOKERS | 1 << (_DECLARED + _LANE * (code - 1))
+    if face < JOKER_FACE:
+        return 1 << (_LANE * face)
+    raise KeyError(card)
 
 
-_CARD_COUNTS: Final = _CardCounts()
+_CARD_COUNTS: Final = Memo(_card_count, limit=CARD_IDS)
+_COUNTS: Final = Memo(_count, limit=_KEPT)
+"""Per meld (its card ids), its counts: melds outlive many tables."""
+_MELD_CARDS: Final = Memo(_as_cards, limit=_KEPT)
+"""Per meld (its card ids), its cards as :class:`Card`."""
 _ID_TYPES: Final = {Card, int}
 
 
