@@ -189,7 +189,8 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
             )
             assert found is not None, "the solver found a placement for one objective only"
             placement = searched[action_id] = found
-        return CarouselAction.meld(placement.layout)
+        # A placement's layout is engine cards already: no notation to parse.
+        return CarouselAction("meld", placement.layout)
 
     def _clone_into(self, other: CarouselTable) -> None:
         # The caches hold answers about this table's hands: a clone (or a resampled
