@@ -53,6 +53,7 @@ from rummykit.errors import IllegalActionError, InvalidMeldError
 from rummykit.games.carousel.layout_counts import quick_counts
 from rummykit.games.carousel.rules import placement_value
 from rummykit.melds import CAROUSEL_MELDS, Meld, MeldRules, check_meld
+from rummykit.memo import Memo
 
 __all__ = [
     "IllegalLayoutError",
@@ -105,24 +106,21 @@ class LayoutCheck:
     """The declarations that table jokers gave up (one per freed joker), sorted."""
 
 
-_CARD_MELDS: dict[tuple[int, ...], tuple[Card, ...]] = {}
+def _card_meld(meld: tuple[int, ...]) -> tuple[Card, ...]:
+    return tuple(map(Card, meld))
+
+
+_CARD_MELDS: Final = Memo(_card_meld)
 """Melds as :class:`Card` tuples, by their ids: a meld outlives many checks and searches."""
-_CARD_MELDS_KEPT: Final = 100_000
 
 
 def as_melds(table: Iterable[Iterable[int]]) -> list[tuple[Card, ...]]:
     """A table as melds of :class:`Card`."""
-    melds = []
-    known = _CARD_MELDS
-    for meld in table:
-        key = meld if type(meld) is tuple else tuple(meld)
-        found = known.get(key)
-        if found is None:
-            if len(known) >= _CARD_MELDS_KEPT:
-                known.clear()
-            found = known[key] = tuple(map(Card, key))
-        melds.append(found)
-    return melds
+    melds = table if isinstance(table, list | tuple) else list(table)
+    try:
+        return list(map(_CARD_MELDS.__getitem__, melds))
+    except TypeError:  # melds that are not tuples
+        return [_CARD_MELDS[tuple(meld)] for meld in melds]
 
 
 def declared_face(card: Card, where: str) -> int:
