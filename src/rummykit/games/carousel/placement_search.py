@@ -363,10 +363,10 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
     closings = _closings(space)
     memo_get = memo.get
 
-    def visit(
+    def close(
         k: int,
-        j: int,
         u: int,
+        used: int,
         placed: int,
         pending: int,
         freed: int,
@@ -376,86 +376,9 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
         pipe: int,
         fresh: int,
         trail: _Trail,
+        result: int,
     ) -> int:
-        """Search below one state (reached by ``trail``); return an upper bound on its
-        best total."""
-        nonlocal threshold
-        if k == n:
-            if not freed <= placed <= freed + hj:
-                return _NEG
-            total = score + (placed - freed) * jw
-            if total > threshold:
-                best[:] = [(total, _unwind(trail), placed, freed)]
-                threshold = total
-                if total >= goal:
-                    raise _GoalReachedError
-            return total
-        bound = score + ceiling[k]
-        for lane, at, need, forced, o, w in frozen[k]:
-            if (pipe >> lane) & suit_mask:
-                bound += w * o  # an open run of its suit may still reach it
-                continue
-            slots = (u >> at) & _FIELD
-            if slots < need:
-                return _NEG  # a table item that no meld can cover any more
-            if slots > forced:
-                bound += w * (o if slots - forced > o else slots - forced)
-        if bound <= threshold:
-            return bound
-        if placed > freed + wild_ahead[k]:
-            return _NEG
-        rest = u >> (_BITS * k)
-        key = (k, j, rest, placed, freed, full, one, pipe, fresh)
-        known = memo_get(key)
-        if known is not None and score + known <= threshold:
-            return score + known
-        if len(memo) > budget:
-            raise SearchBudgetError
-        result = _NEG
-        used = rest & _FIELD
-        # A meld starts at its lowest real card: one must be left here.
-        if used < items_at[k]:
-            options = starts_at[k]
-            if options is None:
-                options = starts_at.fill(k)
-            spare = wild_max - placed - pending
-            for idx in range(j, len(options)):
-                checks, inc, n_below, below, opens = options[idx]
-                extra = n_below  # slots that only a wild joker can fill
-                for shift, most, items in checks:
-                    slots = (u >> shift) & _FIELD
-                    if slots >= most:
-                        break
-                    if slots >= items:
-                        extra += 1
-                else:
-                    if extra > spare:
-                        continue
-                    nfull, none = full, one
-                    for q in below:
-                        bit = 1 << q
-                        if nfull & bit:
-                            break
-                        if none & bit:
-                            none ^= bit
-                            nfull |= bit
-                    else:
-                        found = visit(
-                            k,
-                            idx,
-                            u + inc,
-                            placed + n_below,
-                            pending + extra - n_below,
-                            freed,
-                            nfull,
-                            none,
-                            score,
-                            pipe,
-                            fresh + opens,
-                            (trail, (0, k, idx, 0)),
-                        )
-                        if found > result:
-                            result = found
+        """The best of ``result`` and the totals below closing position ``k``."""
         # Close the face: x of its jokers freed, ``reals`` slots hold its own items; the
         # suit's open runs move one face on, and the next face may extend its suit's.
         (
@@ -553,6 +476,104 @@ def _search(space: _Space, floor: int, budget: int) -> tuple[int, _Steps, int, i
                     )
                     if found > result:
                         result = found
+        return result
+
+    def visit(
+        k: int,
+        j: int,
+        u: int,
+        placed: int,
+        pending: int,
+        freed: int,
+        full: int,
+        one: int,
+        score: int,
+        pipe: int,
+        fresh: int,
+        trail: _Trail,
+    ) -> int:
+        """Search below one state (reached by ``trail``); return an upper bound on its
+        best total."""
+        nonlocal threshold
+        if k == n:
+            if not freed <= placed <= freed + hj:
+                return _NEG
+            total = score + (placed - freed) * jw
+            if total > threshold:
+                best[:] = [(total, _unwind(trail), placed, freed)]
+                threshold = total
+                if total >= goal:
+                    raise _GoalReachedError
+            return total
+        bound = score + ceiling[k]
+        for lane, at, need, forced, o, w in frozen[k]:
+            if (pipe >> lane) & suit_mask:
+                bound += w * o  # an open run of its suit may still reach it
+                continue
+            slots = (u >> at) & _FIELD
+            if slots < need:
+                return _NEG  # a table item that no meld can cover any more
+            if slots > forced:
+                bound += w * (o if slots - forced > o else slots - forced)
+        if bound <= threshold:
+            return bound
+        if placed > freed + wild_ahead[k]:
+            return _NEG
+        rest = u >> (_BITS * k)
+        key = (k, j, rest, placed, freed, full, one, pipe, fresh)
+        known = memo_get(key)
+        if known is not None and score + known <= threshold:
+            return score + known
+        if len(memo) > budget:
+            raise SearchBudgetError
+        result = _NEG
+        used = rest & _FIELD
+        # A meld starts at its lowest real card: one must be left here.
+        if used < items_at[k]:
+            options = starts_at[k]
+            if options is None:
+                options = starts_at.fill(k)
+            spare = wild_max - placed - pending
+            for idx in range(j, len(options)):
+                checks, inc, n_below, below, opens = options[idx]
+                extra = n_below  # slots that only a wild joker can fill
+                for shift, most, items in checks:
+                    slots = (u >> shift) & _FIELD
+                    if slots >= most:
+                        break
+                    if slots >= items:
+                        extra += 1
+                else:
+                    if extra > spare:
+                        continue
+                    nfull, none = full, one
+                    for q in below:
+                        bit = 1 << q
+                        if nfull & bit:
+                            break
+                        if none & bit:
+                            none ^= bit
+                            nfull |= bit
+                    else:
+                        found = visit(
+                            k,
+                            idx,
+                            u + inc,
+                            placed + n_below,
+                            pending + extra - n_below,
+                            freed,
+                            nfull,
+                            none,
+                            score,
+                            pipe,
+                            fresh + opens,
+                            (trail, (0, k, idx, 0)),
+                        )
+                        if found > result:
+                            result = found
+        result = close(
+            k, u, used, placed, pending, freed, full, one, score, pipe, fresh, trail, result
+        )
 
         future = result - score
         if known is None or future < known:
