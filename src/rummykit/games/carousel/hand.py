@@ -402,7 +402,7 @@ class CarouselHand(HandEngine):
         self.melded = True
         self._kept_check = None
         layout = list(map(_MELD_TEXTS.__getitem__, new_table))
-        from_hand = " ".join(map(_CARD_TEXTS.__getitem__, placed))
+        from_hand = _meld_text(placed)
         events = [Event("meld", seat, detail={"layout": layout, "from_hand": from_hand})]
         if not self.hands[seat]:
             events.append(Event("went_out", seat))
@@ -605,8 +605,9 @@ def new_hand(
     return hand
 
 
-def _meld_text(meld: tuple[Card, ...]) -> str:
-    return " ".join(map(_CARD_TEXTS.__getitem__, meld))
+def _meld_text(cards: Sequence[Card]) -> str:
+    """``format_cards`` from the kept per-card texts."""
+    return " ".join(map(_CARD_TEXTS.__getitem__, cards))
 
 
 _CARD_TEXTS: Final = Memo(format_card)
