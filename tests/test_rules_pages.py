@@ -68,7 +68,7 @@ def _engine_codes() -> dict[str, set[str]]:
                 get_variant(game).default_rules(), players=get_variant(game).min_players, seed=1
             )
         )
-        codes.add(f"{whole_game._game_word}_over")
+        codes.add(f"{whole_game.game_word}_over")
         found[game] = codes
     return found
 

@@ -243,13 +243,13 @@ class Match(ABC, Generic[HandT, ResultT]):
     def _refuse_when_over(self, action: Any) -> None:
         if self.is_over:
             raise IllegalActionError(
-                f"the {self._game_word} is over; {action} is not possible",
-                code=f"{self._game_word}_over",
+                f"the {self.game_word} is over; {action} is not possible",
+                code=f"{self.game_word}_over",
                 rule=self._over_rule,
             )
 
-    _game_word: ClassVar[str] = "game"
-    """``match`` for Gin, whose refusals and events say so."""
+    game_word: ClassVar[str] = "game"
+    """What a whole game is called: ``match`` for Gin, whose refusals and events say so."""
 
     _over_rule: ClassVar[str | None] = None
     """The id of the game's rule that ends it, which a move after the end breaks."""
@@ -320,7 +320,7 @@ class Match(ABC, Generic[HandT, ResultT]):
         if len(winners) == 1:
             return tr.gettext("seat {seat} wins", seat=winners[0])
         if len(winners) == self.players:
-            return tr.gettext(_TIED[self._game_word])
+            return tr.gettext(_TIED[self.game_word])
         seats = ", ".join(tr.gettext("seat {seat}", seat=seat) for seat in winners)
         return tr.gettext("winners: {seats}", seats=seats)
 

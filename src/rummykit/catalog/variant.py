@@ -154,6 +154,12 @@ class Variant:
     ``(singular, plural, the number that decides)``: :func:`rummykit.refusals.explain`
     says its refusals with them in any language."""
 
+    @property
+    def game_word(self) -> str:
+        """What a whole game is called in this game (``match`` in Gin)."""
+        word: str = self.game_type.game_word
+        return word
+
     # -- rules -----------------------------------------------------------------------
 
     def presets(self) -> Mapping[str, Any]:

@@ -33,7 +33,7 @@ which copy of a face is laid (copies are indistinguishable to the players).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Final, Literal
 
 from rummykit.cards import DeckSpec, build_deck, format_cards
@@ -79,7 +79,11 @@ _FINITE: Final = {"draw": DRAW, "end_turn": END_TURN, "knock": KNOCK}
 _MAX_DECKS: Final = 3
 
 
-class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
+class CarouselTable(
+    EpisodeTable[
+        CarouselAction, CarouselHand, CarouselGame, CarouselRules, CarouselEpisode, CarouselReward
+    ]
+):
     """One Carousel episode (a hand or a game) for 2-5 seats driven by the 158 ids.
 
     Args:
@@ -96,22 +100,10 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
     game_name = "carousel"
     num_actions = NUM_ACTIONS
     action_string = staticmethod(action_string)
-    deal_episode = "hand"
-    game_episode = "game"
-    score_reward = "points"
 
-    def __init__(
-        self,
-        rules: CarouselRules | Mapping[str, Any] | str | None = None,
-        *,
-        players: int = 3,
-        episode: CarouselEpisode = "hand",
-        reward: CarouselReward = "points",
-        dealer: int | None = None,
-    ) -> None:
-        super().__init__(rules, players=players, episode=episode, reward=reward, dealer=dealer)
+    def _prepare(self) -> None:
         rules_ = self.rules
-        self.decks = rules_.decks_for(players)
+        self.decks = rules_.decks_for(self.num_seats)
         self._meld_rules = rules_.meld_rules
         self._values_positive = rules_.ace_high_value > 0 and rules_.joker_value > 0
         self._forget()
@@ -143,6 +135,9 @@ class CarouselTable(EpisodeTable[CarouselAction, CarouselHand, CarouselGame]):
 
     def _current_deal(self, game: CarouselGame) -> CarouselHand:
         return game.hand
+
+    def _result_text(self, result: dict[str, Any]) -> str:
+        return f" ({result['reason']}): points " + " ".join(map(str, result["points"]))
 
     def _deal_rewards(self, result: CarouselHandResult) -> tuple[int, ...]:
         return result.points
@@ -305,12 +300,4 @@ def describe(table: CarouselTable, seat: int) -> str:
         lines.append(f"  [{index}] {format_cards(meld)}")
     if table.game is not None:
         lines.append("scores " + " ".join(map(str, obs.scores)))
-    if to_act:
-        names = [f"{i} {action_string(i)}" for i in table.legal_ids()]
-        lines.append("legal: " + ", ".join(names))
-    if table.is_over and table.last_result is not None:
-        result = table.last_result
-        lines.append(
-            f"hand over ({result['reason']}): points " + " ".join(map(str, result["points"]))
-        )
-    return "\n".join(lines)
+    return table.seat_text(lines, legal=to_act)

@@ -46,7 +46,7 @@ __all__ = [
     "register_encoding",
 ]
 
-AnyTable = EpisodeTable[Any, Any, Any]
+AnyTable = EpisodeTable[Any, Any, Any, Any, Any, Any]
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,7 @@ class _Pending:
     covered: int = 0
 
 
-class GinTable(EpisodeTable[GinAction, GinHand, GinMatch]):
+class GinTable(EpisodeTable[GinAction, GinHand, GinMatch, GinRules, Episode, RewardKind]):
     """One gin episode (a hand or a match) driven by the 241 action ids.
 
     Args:
@@ -118,9 +118,6 @@ class GinTable(EpisodeTable[GinAction, GinHand, GinMatch]):
     game_name = "gin"
     num_actions = NUM_ACTIONS
     action_string = staticmethod(action_string)
-    deal_episode = "hand"
-    game_episode = "match"
-    score_reward = "points"
     zero_sum = True
     automatic_phase = "layoff"
     multi_id_macros = True
@@ -252,6 +249,9 @@ class GinTable(EpisodeTable[GinAction, GinHand, GinMatch]):
 
     def _in_macro(self) -> bool:
         return self._pending is not None
+
+    def _result_text(self, result: dict[str, Any]) -> str:
+        return f": {result['outcome']}, winner {result['winner']}, {result['points']} points"
 
     def _deal_rewards(self, result: GinHandResult) -> list[float]:
         return _signed(result.winner, result.points)
@@ -424,9 +424,4 @@ def describe(table: GinTable, seat: int) -> str:
     ]
     if table.match is not None:
         lines.append(f"match points {view.scores[0]}-{view.scores[1]} (target {view.target})")
-    if table.is_over and table.last_result is not None:
-        result = table.last_result
-        lines.append(
-            f"hand over: {result['outcome']}, winner {result['winner']}, {result['points']} points"
-        )
-    return "\n".join(lines)
+    return table.seat_text(lines, legal=False)

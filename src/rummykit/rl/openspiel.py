@@ -94,7 +94,7 @@ def game_type(encoding: GameEncoding) -> pyspiel.GameType:
     zero_sum = encoding.table.zero_sum
     return pyspiel.GameType(
         short_name=encoding.openspiel_name,
-        long_name=f"rummykit {variant.title} (one {encoding.table.deal_episode})",
+        long_name=f"rummykit {variant.title} (one {variant.hand_word})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,

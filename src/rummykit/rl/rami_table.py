@@ -36,7 +36,7 @@ the lay-off and swap ids against every lay-off and swap the engine accepts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from rummykit.cards import FACES, JOKER_FACE, Card, build_deck, format_card, physical_of
@@ -111,7 +111,7 @@ def _first_meld(observation: RamiObservation, *, use_jokers: bool) -> RamiAction
     return None
 
 
-class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
+class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame, RamiRules, RamiEpisode, RamiReward]):
     """One Rami episode (a round or a game) for 2-6 seats driven by the 165 action ids.
 
     Args:
@@ -130,21 +130,9 @@ class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
     game_name = "rami"
     num_actions = NUM_ACTIONS
     action_string = staticmethod(action_string)
-    deal_episode = "round"
-    game_episode = "game"
-    score_reward = "penalty"
 
-    def __init__(
-        self,
-        rules: RamiRules | Mapping[str, Any] | str | None = None,
-        *,
-        players: int = 4,
-        episode: RamiEpisode = "round",
-        reward: RamiReward = "penalty",
-        dealer: int | None = None,
-    ) -> None:
-        super().__init__(rules, players=players, episode=episode, reward=reward, dealer=dealer)
-        self.rules.deck_spec(players)  # the rules decide how many players the pack seats
+    def _prepare(self) -> None:
+        self.rules.deck_spec(self.num_seats)  # the rules decide how many players it seats
 
     @property
     def round(self) -> RamiRound:
@@ -259,6 +247,9 @@ class RamiTable(EpisodeTable[RamiAction, RamiRound, RamiGame]):
 
     def _current_deal(self, game: RamiGame) -> RamiRound:
         return game.round
+
+    def _result_text(self, result: dict[str, Any]) -> str:
+        return f" ({result['outcome']}): penalties " + " ".join(map(str, result["penalties"]))
 
     def _deal_rewards(self, result: RamiRoundResult) -> list[int]:
         return [-penalty for penalty in result.penalties]
@@ -383,13 +374,4 @@ def describe(table: RamiTable, seat: int) -> str:
         lines.append(f"  [{index}] {combo} (seat {combo.owner})")
     if table.game is not None:
         lines.append(f"round {obs.round_number}, totals {' '.join(map(str, obs.scores))}")
-    if to_act:
-        names = [f"{i} {action_string(i)}" for i in table.legal_ids()]
-        lines.append("legal: " + ", ".join(names))
-    if table.is_over and table.last_result is not None:
-        result = table.last_result
-        lines.append(
-            f"round over ({result['outcome']}): penalties "
-            + " ".join(map(str, result["penalties"]))
-        )
-    return "\n".join(lines)
+    return table.seat_text(lines, legal=to_act)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from rummykit.catalog import Variant, get_variant
@@ -149,6 +149,9 @@ class GameEngine(Protocol):
 ActionT = TypeVar("ActionT")
 DealT = TypeVar("DealT", bound=DealEngine)
 GameT = TypeVar("GameT", bound=GameEngine)
+RulesT = TypeVar("RulesT")
+EpisodeT = TypeVar("EpisodeT", bound=str)
+RewardT = TypeVar("RewardT", bound=str)
 
 
 def _as_id(action_id: object) -> int:
@@ -163,36 +166,43 @@ def _as_id(action_id: object) -> int:
         return -1
 
 
-class EpisodeTable(Generic[ActionT, DealT, GameT]):
+class EpisodeTable(Generic[ActionT, DealT, GameT, RulesT, EpisodeT, RewardT]):
     """One episode of a catalog game (a deal, or the whole game) driven by action ids.
 
     Args:
         rules: the game's rules, a mapping of options, a preset name, or ``None`` (the
             catalog's default rules).
-        players: seats 0 to ``players - 1`` (the catalog's default number).
-        episode: :attr:`deal_episode` (one deal) or :attr:`game_episode` (the whole
-            game, :meth:`~rummykit.catalog.Variant.new_game`).
-        reward: :attr:`score_reward` (what each deal pays, :meth:`_deal_rewards`, plus
-            any end-of-game adjustment, :meth:`_game_bonus`) or ``win`` (+1 to each
-            winner and -1 to every other seat at the end of the episode; 0 to all when
-            every seat wins).
+        players: seats 0 to ``players - 1`` (``None``: the catalog's default number).
+        episode: :attr:`deal_episode` (one deal; the default) or :attr:`game_episode`
+            (the whole game, :meth:`~rummykit.catalog.Variant.new_game`).
+        reward: :attr:`score_reward` (the default: what each deal pays,
+            :meth:`_deal_rewards`, plus any end-of-game adjustment, :meth:`_game_bonus`)
+            or ``win`` (+1 to each winner and -1 to every other seat at the end of the
+            episode; 0 to all when every seat wins).
         dealer: the dealer of the deal (the first dealer of a game); ``None`` draws it
             from the episode seed.
 
-    A subclass names its game and vocabulary in the class attributes and implements
+    A subclass names its game, action count and id names in the class attributes,
+    its rules, episode and reward types in the type parameters, and implements
     :meth:`_new_deal`, :meth:`_current_deal`, :meth:`_choices` and
-    :meth:`_deal_rewards`; the other hooks have defaults.
+    :meth:`_deal_rewards`; the other hooks have defaults. The episode and reward words
+    are the catalog's (:attr:`~rummykit.catalog.Variant.hand_word`,
+    :attr:`~rummykit.catalog.Variant.game_word`,
+    :attr:`~rummykit.catalog.Variant.points_label`).
     """
 
     game_name: ClassVar[str]
     """The catalog name of the game (:func:`rummykit.catalog.get_variant`)."""
     num_actions: ClassVar[int]
-    deal_episode: ClassVar[str] = "hand"
-    """The ``episode`` value for one deal; also names ``info``'s ``last_...`` entry."""
-    game_episode: ClassVar[str] = "game"
-    """The ``episode`` value for a whole game; also names ``info``'s final result."""
-    score_reward: ClassVar[str] = "points"
-    """The ``reward`` value that pays the score (the other is ``win``)."""
+    deal_episode: str
+    """The ``episode`` value for one deal (``hand``, ``round``); also names ``info``'s
+    ``last_...`` entry."""
+    game_episode: str
+    """The ``episode`` value for a whole game (``game``, ``match``); also names
+    ``info``'s final result."""
+    score_reward: str
+    """The ``reward`` value that pays the score (``points``, ``penalty``; the other is
+    ``win``)."""
     zero_sum: ClassVar[bool] = False
     """Whether the score reward of every step adds up to zero over the seats."""
     automatic_phase: ClassVar[str | None] = None
@@ -211,22 +221,25 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
 
     def __init__(
         self,
-        rules: Any = None,
+        rules: RulesT | Mapping[str, Any] | str | None = None,
         *,
         players: int | None = None,
-        episode: str | None = None,
-        reward: str | None = None,
+        episode: EpisodeT | None = None,
+        reward: RewardT | None = None,
         dealer: int | None = None,
     ) -> None:
         variant = get_variant(self.game_name)
-        episode = self.deal_episode if episode is None else episode
-        reward = self.score_reward if reward is None else reward
-        if episode not in (self.deal_episode, self.game_episode):
+        self.deal_episode = variant.hand_word
+        self.game_episode = variant.game_word
+        self.score_reward = variant.points_label
+        episode_: str = self.deal_episode if episode is None else episode
+        reward_: str = self.score_reward if reward is None else reward
+        if episode_ not in (self.deal_episode, self.game_episode):
             raise ValueError(
-                f"episode must be {self.deal_episode!r} or {self.game_episode!r}, not {episode!r}"
+                f"episode must be {self.deal_episode!r} or {self.game_episode!r}, not {episode_!r}"
             )
-        if reward not in (self.score_reward, "win"):
-            raise ValueError(f"reward must be {self.score_reward!r} or 'win', not {reward!r}")
+        if reward_ not in (self.score_reward, "win"):
+            raise ValueError(f"reward must be {self.score_reward!r} or 'win', not {reward_!r}")
         players = variant.default_players if players is None else players
         variant.check_players(players)
         if dealer is not None and (
@@ -234,12 +247,12 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         ):
             raise ValueError(f"dealer must be a seat 0-{players - 1} or None, not {dealer!r}")
         self.variant: Variant = variant
-        self.rules: Any = (
+        self.rules: RulesT = (
             variant.preset(rules) if isinstance(rules, str) else variant.make_rules(rules)
         )
         self.num_seats = players
-        self.episode = episode
-        self.reward = reward
+        self.episode = episode_
+        self.reward = reward_
         self.dealer = dealer
         self._game: GameT | None = None
         self._deal: DealT | None = None
@@ -254,8 +267,13 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
         self.version = 0
         self.last_result: dict[str, Any] | None = None
         """The last finished deal's result (JSON form), for ``info``."""
+        self._prepare()
 
     # -- what a game supplies ----------------------------------------------------------
+
+    def _prepare(self) -> None:
+        """Derive what the game needs from :attr:`rules` and :attr:`num_seats`, once
+        ``__init__`` has checked them (raise to refuse a combination)."""
 
     def action_string(self, action_id: int) -> str:
         """A readable name of an action id (the encoding module's)."""
@@ -327,6 +345,21 @@ class EpisodeTable(Generic[ActionT, DealT, GameT]):
     def macro_text(self, seat: int) -> str:
         """The multi-id macro ``seat`` has half done, as text (empty when none)."""
         return ""
+
+    def seat_text(self, lines: list[str], *, legal: bool) -> str:
+        """A game's ``describe`` text (``render``, OpenSpiel's strings): its ``lines`` of
+        what a seat sees, then the legal ids by name when ``legal`` (the seat acts), then
+        the finished deal's result (:meth:`_result_text`)."""
+        if legal:
+            names = [f"{i} {self.action_string(i)}" for i in self._legal]
+            lines.append("legal: " + ", ".join(names))
+        if self.is_over and self.last_result is not None:
+            lines.append(f"{self.deal_episode} over{self._result_text(self.last_result)}")
+        return "\n".join(lines)
+
+    def _result_text(self, result: dict[str, Any]) -> str:
+        """The words after "hand over" in :meth:`seat_text`, from a deal's JSON result."""
+        raise NotImplementedError
 
     # -- resampling (rummykit.rl.resample) -------------------------------------------
 

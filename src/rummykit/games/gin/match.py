@@ -125,7 +125,7 @@ class GinMatch(Match[GinHand, GinMatchResult]):
     record_kind = "gin-match"
     rules_type = GinRules
     record_players = False
-    _game_word: ClassVar[str] = "match"
+    game_word: ClassVar[str] = "match"
     _over_rule: ClassVar[str | None] = "gin-7.1"
 
     rules: GinRules
