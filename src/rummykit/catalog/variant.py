@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from rummykit.bots.base import Bot
 from rummykit.errors import (
@@ -23,7 +23,6 @@ __all__ = [
     "DEFAULT_BOT_LEVEL",
     "DEFAULT_MAX_DECISIONS",
     "STRENGTH_ORDER",
-    "GameLike",
     "GameOutcome",
     "Variant",
     "missing_modules",
@@ -42,32 +41,6 @@ DEFAULT_MAX_DECISIONS = 2_000_000
 
 
 # -- the game and outcome ----------------------------------------------------------------
-
-
-class GameLike(Protocol):
-    """The part of a whole-game object (``GinMatch``, ``CarouselGame``) a driver uses."""
-
-    @property
-    def is_over(self) -> bool:
-        """True once the game has its final result."""
-        ...
-
-    @property
-    def current_player(self) -> int:
-        """The seat to act."""
-        ...
-
-    def observation(self, seat: int) -> Any:
-        """Everything ``seat`` may know."""
-        ...
-
-    def legal_actions(self) -> Sequence[Any]:
-        """The finite legal actions of the seat to act."""
-        ...
-
-    def apply(self, action: Any) -> object:
-        """Apply an action of the seat to act (raises on an illegal one)."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)

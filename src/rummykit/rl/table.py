@@ -2,8 +2,8 @@
 
 A *table* turns a catalog game's engine into a sequence of decisions by integer action
 id: who acts, which ids are legal, what a step does and what it pays. The PettingZoo,
-Gymnasium and OpenSpiel wrappers only talk to the :class:`Table` protocol and to the
-game's observation encoder (:mod:`rummykit.rl.encoding`).
+Gymnasium and OpenSpiel wrappers only talk to an :class:`EpisodeTable`'s public methods
+and to the game's observation encoder (:mod:`rummykit.rl.encoding`).
 
 :class:`EpisodeTable` writes the stepping once for every game: an episode is one deal
 (a hand, a round) or a whole game from :meth:`rummykit.catalog.Variant.new_game`;
@@ -32,7 +32,6 @@ __all__ = [
     "EpisodeTable",
     "GameEngine",
     "RewardKind",
-    "Table",
     "illegal_action_error",
 ]
 
@@ -40,59 +39,6 @@ Episode = Literal["hand", "match"]
 """Gin's episodes: ``hand``, one hand; ``match``, a match to the target with every bonus."""
 RewardKind = Literal["points", "win"]
 """Gin's rewards: ``points`` (zero-sum); ``win``, +1 / -1 / 0 at the end of the episode."""
-
-
-class Table(Protocol):
-    """A game driven by action ids (every :class:`EpisodeTable` is one)."""
-
-    @property
-    def num_actions(self) -> int:
-        """How many action ids there are."""
-        ...
-
-    @property
-    def num_seats(self) -> int:
-        """How many seats play."""
-        ...
-
-    @property
-    def current_player(self) -> int:
-        """The seat to act."""
-        ...
-
-    @property
-    def is_over(self) -> bool:
-        """True once the episode has ended."""
-        ...
-
-    @property
-    def version(self) -> int:
-        """Changes whenever the state changes (a cache key for observations)."""
-        ...
-
-    def reset(self, seed: int) -> None:
-        """Start a new episode whose deal(s) come from ``seed``."""
-        ...
-
-    def legal_ids(self) -> Sequence[int]:
-        """Ascending legal action ids of the seat to act (empty when over)."""
-        ...
-
-    def step(self, action_id: int) -> list[float]:
-        """Apply one id for the seat to act; the reward of each seat for this step.
-
-        Raises :class:`~rummykit.core.IllegalActionError` (state unchanged) for an id
-        that is not legal.
-        """
-        ...
-
-    def action_string(self, action_id: int) -> str:
-        """A readable name of an action id."""
-        ...
-
-    def info(self, seat: int) -> dict[str, Any]:
-        """Public facts for the seat (JSON-ready), e.g. the last hand's result."""
-        ...
 
 
 def illegal_action_error(
