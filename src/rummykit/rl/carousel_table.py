@@ -296,7 +296,7 @@ def describe(table: CarouselTable, seat: int) -> str:
         f"{', final lap' if obs.final_lap else ''}): hand {format_cards(obs.hand)}",
         f"stock {obs.stock_size}, hand sizes " + " ".join(str(size) for size in obs.hand_sizes),
     ]
-    for index, meld in enumerate(obs.table):
+    for index, meld in enumerate(obs.table, 1):  # numbered for people, from 1
         lines.append(f"  [{index}] {format_cards(meld)}")
     if table.game is not None:
         lines.append("scores " + " ".join(map(str, obs.scores)))

@@ -370,7 +370,7 @@ def describe(table: RamiTable, seat: int) -> str:
         f"discard top {top}, stock {obs.stock_size}, hand sizes "
         + " ".join(str(size) for size in obs.hand_sizes),
     ]
-    for index, combo in enumerate(obs.table):
+    for index, combo in enumerate(obs.table, 1):  # numbered for people, from 1
         lines.append(f"  [{index}] {combo} (seat {combo.owner})")
     if table.game is not None:
         lines.append(f"round {obs.round_number}, totals {' '.join(map(str, obs.scores))}")
