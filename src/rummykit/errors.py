@@ -48,10 +48,16 @@ __all__ = [
 class RummykitError(ValueError):
     """Base class of every error rummykit raises on bad input.
 
-    ``code`` is stable: the class's default, or a finer one given when raised.
+    ``code`` is stable: the class's default, or a finer one given when raised. A
+    subclass names its default in its header: ``class X(RummykitError, code="x")``.
     """
 
     default_code: ClassVar[str] = "error"
+
+    def __init_subclass__(cls, *, code: str | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            cls.default_code = code
 
     def __init__(self, message: str = "", *, code: str | None = None) -> None:
         super().__init__(message)
@@ -96,15 +102,13 @@ def cite_rule(message: str, rule: str | None) -> str:
     return f"{message} ({rule_citation(rule)})"
 
 
-class InvalidCardError(RummykitError):
+class InvalidCardError(RummykitError, code="invalid_card"):
     """Card notation or a card id that names no card.
 
     For typed notation, ``token`` is the text that names no card and ``position`` its
     place (from 1); ``numbers`` holds the counts the message quotes: the facts
     :func:`rummykit.refusals.explain` needs to say it in another language.
     """
-
-    default_code = "invalid_card"
 
     def __init__(
         self,
@@ -121,11 +125,9 @@ class InvalidCardError(RummykitError):
         self.numbers: dict[str, int] = dict(numbers or {})
 
 
-class InvalidMeldError(RummykitError):
+class InvalidMeldError(RummykitError, code="invalid_meld"):
     """Cards that do not form a legal meld; the message says why, ``code`` the reason
     (``meld_too_small``, ``run_not_consecutive``...) and ``numbers`` the counts quoted."""
-
-    default_code = "invalid_meld"
 
     def __init__(
         self, message: str, *, code: str | None = None, numbers: Mapping[str, int] | None = None
@@ -134,32 +136,26 @@ class InvalidMeldError(RummykitError):
         self.numbers: dict[str, int] = dict(numbers or {})
 
 
-class InvalidOptionError(RummykitError):
+class InvalidOptionError(RummykitError, code="invalid_option"):
     """A rule option that does not exist, or a value outside its range or choices.
 
     ``option`` names the option when there is one.
     """
-
-    default_code = "invalid_option"
 
     def __init__(self, message: str, *, option: str | None = None, code: str | None = None) -> None:
         super().__init__(message, code=code)
         self.option = option
 
 
-class InvalidRecordError(RummykitError):
+class InvalidRecordError(RummykitError, code="invalid_record"):
     """A game record that cannot be replayed (wrong game, missing deck, extra actions)."""
 
-    default_code = "invalid_record"
 
-
-class InvalidActionError(RummykitError):
+class InvalidActionError(RummykitError, code="invalid_action"):
     """The action is malformed: unknown kind, missing card, unparsable notation."""
 
-    default_code = "invalid_action"
 
-
-class IllegalActionError(RummykitError):
+class IllegalActionError(RummykitError, code="illegal_action"):
     """The action is well formed but the rules forbid it here and now.
 
     The state is left unchanged. ``code`` is stable (for programs), the message is for
@@ -173,8 +169,6 @@ class IllegalActionError(RummykitError):
     the code of the finer reason when one code covers several (a refused layout's
     ``table_card_removed``, a refused draw's ``draw_after_meld``).
     """
-
-    default_code = "illegal_action"
 
     def __init__(
         self,
@@ -198,37 +192,27 @@ class IllegalActionError(RummykitError):
         self.rule = rule
 
 
-class UnknownVariantError(RummykitError):
+class UnknownVariantError(RummykitError, code="unknown_variant"):
     """No game (or preset) of that name is in the catalog."""
 
-    default_code = "unknown_variant"
 
-
-class UnknownBotError(RummykitError):
+class UnknownBotError(RummykitError, code="unknown_bot"):
     """No bot of that name is registered for the game, or it cannot run yet."""
 
-    default_code = "unknown_bot"
 
-
-class UnknownRulesPageError(RummykitError):
+class UnknownRulesPageError(RummykitError, code="unknown_rules_page"):
     """No rules page for that game, or none in that language (:mod:`rummykit.rules`)."""
 
-    default_code = "unknown_rules_page"
 
-
-class UnknownRuleError(RummykitError):
+class UnknownRuleError(RummykitError, code="unknown_rule"):
     """No rule or section of that id on the game's rules page."""
 
-    default_code = "unknown_rule"
 
-
-class BotError(RummykitError):
+class BotError(RummykitError, code="bot_error"):
     """A bot chose an illegal action, failed, or a game ran away.
 
     ``bot`` is the bot's name and ``seat`` its seat (``None`` when not about one bot).
     """
-
-    default_code = "bot_error"
 
     def __init__(self, message: str, bot: str | None = None, seat: int | None = None) -> None:
         super().__init__(message)

@@ -51,12 +51,13 @@ def _assigned(node: ast.AST) -> set[str]:
 
 def raised_codes() -> set[str]:
     """Every code and cause written in the sources: ``code=`` / ``cause=`` of a call
-    (both branches of a conditional) and each error class's ``default_code``."""
+    (both branches of a conditional) and each error class's ``code=`` (its header's)
+    or ``default_code``."""
     found: set[str] = set()
     for path in SRC.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             found |= _assigned(node)
-            if isinstance(node, ast.Call):
+            if isinstance(node, ast.Call | ast.ClassDef):
                 for keyword in node.keywords:
                     if keyword.arg in ("code", "cause"):
                         found |= _literals(keyword.value)
