@@ -19,16 +19,12 @@ Backend = Literal["local", "ray"]
 BACKENDS: tuple[str, ...] = ("local", "ray")
 
 
-class TournamentError(RummykitError):
+class TournamentError(RummykitError, code="tournament_failed"):
     """A game of the tournament failed (a bot error, an engine error, a lost worker)."""
 
-    default_code = "tournament_failed"
 
-
-class TournamentTimeoutError(TournamentError):
+class TournamentTimeoutError(TournamentError, code="tournament_timeout"):
     """The tournament did not finish within its ``timeout``."""
-
-    default_code = "tournament_timeout"
 
 
 def derive_seed(*parts: int | str) -> int:

@@ -52,13 +52,11 @@ MAX_RUN: Final = 13
 MAX_SET: Final = 4
 
 
-class CombinationError(InvalidMeldError):
+class CombinationError(InvalidMeldError, code="combination"):
     """A card cannot be laid off onto (or swapped into) a combination: the cards would
     be no legal combination. ``code`` says why (``does_not_fit``, ``needs_swap``...),
     ``rule`` is the id of the rule it breaks, and ``reason`` the message without its
     citation (the engine words its own refusal around it)."""
-
-    default_code = "combination"
 
     def __init__(self, reason: str, *, code: str, rule: str) -> None:
         super().__init__(cite_rule(reason, rule), code=code)
