@@ -33,13 +33,14 @@ def _literals(node: ast.AST) -> set[str]:
 
 
 def _assigned(node: ast.AST) -> set[str]:
-    """The codes a statement assigns: ``cause = "..."``, and the last of
-    ``why, rule, cause = "...", "carousel-4.4", "final_lap"``."""
+    """The codes a statement assigns: ``default_code = "..."`` (the base class's),
+    ``cause = "..."``, and the last of ``why, rule, cause = "...", "carousel-4.4",
+    "final_lap"``."""
     if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
         return set()
     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
     names = {t.id for t in targets if isinstance(t, ast.Name)}
-    if "cause" in names and isinstance(node.value, ast.Constant):
+    if "default_code" in names or ("cause" in names and isinstance(node.value, ast.Constant)):
         return _literals(node.value)
     for target in targets:
         if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
@@ -51,7 +52,8 @@ def _assigned(node: ast.AST) -> set[str]:
 
 def raised_codes() -> set[str]:
     """Every code and cause written in the sources: ``code=`` / ``cause=`` of a call
-    (both branches of a conditional) and each error class's ``code=`` (its header's)."""
+    (both branches of a conditional), each error class's ``code=`` (its header's) and
+    the base class's ``default_code``."""
     found: set[str] = set()
     for path in SRC.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
