@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar, Self, TypeVar, cast
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 from rummykit.cards import Card, format_card, parse_card
 from rummykit.errors import (
@@ -29,6 +29,7 @@ __all__ = [
     "InvalidActionError",
     "RulesBase",
     "RummykitError",
+    "SeatObservation",
     "action_kind",
     "rules_from_dict",
 ]
@@ -78,6 +79,21 @@ class Event:
             visible_to=data.get("visible_to"),
             detail=dict(data.get("detail", {})),
         )
+
+
+PhaseT = TypeVar("PhaseT", bound=str)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatObservation(Generic[PhaseT]):
+    """What every game's observation opens with: whose view it is and where the hand
+    stands. A game's observation adds its own fields after these; ``PhaseT`` is the
+    game's ``Literal`` of phases."""
+
+    seat: int
+    phase: PhaseT
+    current_player: int
+    dealer: int
 
 
 RulesT = TypeVar("RulesT")

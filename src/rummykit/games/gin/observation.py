@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rummykit.cards import Card
-from rummykit.core import Event
+from rummykit.core import Event, SeatObservation
 from rummykit.games.gin.actions import Melds
 from rummykit.games.gin.result import GinHandResult
 
@@ -16,13 +16,9 @@ Phase = Literal["offer", "draw", "discard", "layoff", "over"]
 
 
 @dataclass(frozen=True, slots=True)
-class GinObservation:
+class GinObservation(SeatObservation[Phase]):
     """What one seat may know. Never the other hand, never the stock order."""
 
-    seat: int
-    phase: Phase
-    current_player: int
-    dealer: int
     hand: tuple[Card, ...]
     discard_pile: tuple[Card, ...]
     """Bottom to top; every card in it was seen face up."""

@@ -12,7 +12,7 @@ from itertools import islice
 from typing import Final, Literal, overload
 
 from rummykit.cards import Card
-from rummykit.core import Event
+from rummykit.core import Event, SeatObservation
 from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.scoring import RamiRoundResult
 from rummykit.games.rami.table import Combination
@@ -72,13 +72,9 @@ class EventLog(Sequence[Event]):
 
 
 @dataclass(frozen=True, slots=True)
-class RamiObservation:
+class RamiObservation(SeatObservation[Phase]):
     """What one seat may know: never another hand, never the stock order."""
 
-    seat: int
-    phase: Phase
-    current_player: int
-    dealer: int
     players: int
     active: tuple[int, ...]
     """The seats playing this round (all, unless some were eliminated)."""
@@ -116,9 +112,20 @@ class RamiObservation:
 
 # A frozen dataclass sets each of its 22 fields through ``object.__setattr__``, which
 # made building an observation cost as much as applying an action. The engine builds
-# them through a mutable twin with the very same slots (plain assignments) and then
-# gives the finished object its real, frozen class: the layouts are identical, so the
-# switch is allowed, and the result is an ordinary frozen RamiObservation.
-ObservationBuilder: Final = make_dataclass(
-    "ObservationBuilder", [field.name for field in fields(RamiObservation)], slots=True
+# them through a mutable twin with the very same base and slots (plain assignments) and
+# then gives the finished object its real, frozen class: the layouts are identical, so
+# the switch is allowed, and the result is an ordinary frozen RamiObservation.
+ObservationBuilder: Final = type(
+    "ObservationBuilder",
+    (SeatObservation,),
+    {
+        "__slots__": RamiObservation.__slots__,
+        "__init__": vars(
+            make_dataclass("ObservationBuilder", [field.name for field in fields(RamiObservation)])
+        )["__init__"],
+        # The frozen base's guards undone: its __setattr__ and __delattr__ share one type
+        # slot, so with either left every assignment would go through Python.
+        "__setattr__": object.__setattr__,
+        "__delattr__": object.__delattr__,
+    },
 )
