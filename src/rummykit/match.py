@@ -251,6 +251,10 @@ class Match(ABC, Generic[HandT, ResultT]):
     game_word: ClassVar[str] = "game"
     """What a whole game is called: ``match`` for Gin, whose refusals and events say so."""
 
+    hand_word: ClassVar[str] = N_("hand")
+    """What one deal is called (``round`` in Rami): the score sheet's first column, the
+    views' hand count, the research interfaces' episode; marked for the catalogs."""
+
     _over_rule: ClassVar[str | None] = None
     """The id of the game's rule that ends it, which a move after the end breaks."""
 
@@ -291,13 +295,10 @@ class Match(ABC, Generic[HandT, ResultT]):
         totals), then who won; headings, labels and notes in ``language``."""
         tr = translator(language)
         rows = [*self._hand_rows(tr), *self._closing_rows(tr)]
-        lines = format_sheet(tr.gettext(self._hand_label), self.players, rows, tr)
+        lines = format_sheet(tr.gettext(self.hand_word), self.players, rows, tr)
         if self.result is not None:
             lines.append(self._winners_line(tr, self.result))
         return "\n".join(lines)
-
-    _hand_label: ClassVar[str] = N_("hand")
-    """The first column's title (``round`` in Rami), marked for the catalogs."""
 
     def _hand_rows(self, tr: Translator) -> list[SheetRow]:
         """A row per finished hand (the game's own cells and note, in ``tr``'s language)."""

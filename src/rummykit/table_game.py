@@ -134,12 +134,8 @@ class TurnBasedTableGame:
 
     action_type: Any
     game: Any
-    over_word: ClassVar[str] = "game"
-    """What the whole game is called in refusals (``match`` for Gin: ``match_over``)."""
     variant: ClassVar[str] = ""
     """The game's name in its views (``variant``)."""
-    hand_word: ClassVar[str] = "hand"
-    """What a hand is called in its result's view (``round`` for Rami)."""
     sheet_points: ClassVar[str] = "points"
     """The score sheet row's field with each seat's points of the hand."""
 
@@ -178,7 +174,8 @@ class TurnBasedTableGame:
         """Parse ``action`` and make sure ``seat`` is the one to act."""
         if self.game.is_over:
             raise IllegalActionError(
-                f"the {self.over_word} is over; no more moves", code=f"{self.over_word}_over"
+                f"the {self.game.game_word} is over; no more moves",
+                code=f"{self.game.game_word}_over",
             )
         parsed: _EngineAction = self.action_type.from_json(action)
         current = self.game.current_player
@@ -251,7 +248,7 @@ class TurnBasedTableGame:
         running = [0] * game.players
         rows = []
         for number, result in enumerate(game.results, start=1):
-            row = {self.hand_word: number, **self._sheet_row(result)}
+            row = {game.hand_word: number, **self._sheet_row(result)}
             for seat, points in enumerate(row[self.sheet_points]):
                 running[seat] += points
             row["running"] = list(running)
@@ -288,7 +285,7 @@ class TurnBasedTableGame:
             return None
         result = game.results[-1]
         data: JSON = result.to_json()
-        data[self.hand_word] = len(game.results)
+        data[game.hand_word] = len(game.results)
         data["hands"] = [self.card_names(hand) for hand in result.hands]
         data["table"] = self.table_json(game.finished_hands[-1].table)
         return data

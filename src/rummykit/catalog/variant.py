@@ -98,8 +98,6 @@ class Variant:
     ``legal_actions()``."""
     title: ClassVar[str] = ""
     """The name people read (``Gin Rummy``)."""
-    hand_word: ClassVar[str] = "hand"
-    """What one deal is called in this game (``round`` in Rami)."""
     requires: ClassVar[tuple[str, ...]] = ()
     """Modules that must be importable for the variant to run."""
     points_label: ClassVar[str] = "points"
@@ -128,8 +126,14 @@ class Variant:
     says its refusals with them in any language."""
 
     @property
+    def hand_word(self) -> str:
+        """What one deal is called in this game (``round`` in Rami): its game type's."""
+        word: str = self.game_type.hand_word
+        return word
+
+    @property
     def game_word(self) -> str:
-        """What a whole game is called in this game (``match`` in Gin)."""
+        """What a whole game is called in this game (``match`` in Gin): its game type's."""
         word: str = self.game_type.game_word
         return word
 

@@ -229,7 +229,7 @@ class RamiGame(Match[RamiRound, RamiGameResult]):
 
     # -- score sheet and records -----------------------------------------------------
 
-    _hand_label = N_("round")
+    hand_word = N_("round")
 
     def _hand_rows(self, tr: Translator) -> list[SheetRow]:
         rows = []

@@ -33,7 +33,6 @@ class RamiVariant(Variant):
     max_players = 6
     default_players = 4
     points_label = "penalty"
-    hand_word = "round"
     open_action_kinds = frozenset({"open", "meld", "layoff", "swap_joker", "take_discard"})
     modules = ("rummykit.games.rami.game", "rummykit.games.rami.heuristic_bot")
 

@@ -69,7 +69,6 @@ class RamiTableGame(TurnBasedTableGame):
 
     action_type = RamiAction
     variant = "rami"
-    hand_word = "round"
     sheet_points = "penalties"
     game: RamiGame
 
