@@ -134,8 +134,6 @@ class TurnBasedTableGame:
 
     action_type: Any
     game: Any
-    variant: ClassVar[str] = ""
-    """The game's name in its views (``variant``)."""
     sheet_points: ClassVar[str] = "points"
     """The score sheet row's field with each seat's points of the hand."""
 
@@ -162,7 +160,7 @@ class TurnBasedTableGame:
         whose turn it is (nobody's once the game is over), the dealer and the stock."""
         game = self.game
         return {
-            "variant": self.variant,
+            "variant": game.rules.variant,
             "phase": observation.phase,
             "current_player": None if game.is_over else observation.current_player,
             "dealer": observation.dealer,

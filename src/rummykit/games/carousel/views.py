@@ -39,7 +39,6 @@ class CarouselTableGame(TurnBasedTableGame):
     """A Carousel game behind the :class:`~rummykit.table_game.TableGame` interface."""
 
     action_type = CarouselAction
-    variant = "carousel"
     game: CarouselGame
 
     def check(self, seat: int, action: Mapping[str, Any]) -> JSON:

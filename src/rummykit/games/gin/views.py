@@ -63,7 +63,6 @@ class GinTableGame(TurnBasedTableGame):
     """A Gin Rummy match behind the :class:`~rummykit.table_game.TableGame` interface."""
 
     action_type = GinAction
-    variant = "gin"
 
     def __init__(self, match: GinMatch) -> None:
         super().__init__(match)

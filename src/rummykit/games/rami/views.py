@@ -68,7 +68,6 @@ class RamiTableGame(TurnBasedTableGame):
     """A game of Rami behind the :class:`~rummykit.table_game.TableGame` interface."""
 
     action_type = RamiAction
-    variant = "rami"
     sheet_points = "penalties"
     game: RamiGame
 
