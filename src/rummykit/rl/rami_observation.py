@@ -21,11 +21,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.cards import FACES as FACE_OF
-from rummykit.cards import JOKER_FACE, MAX_COPIES, PHYSICAL_IDS
-from rummykit.games.rami import RamiObservation, RamiRules
+from rummykit.cards import JOKER_FACE, MAX_COPIES, PHYSICAL_IDS, Card
+from rummykit.games.rami import Combination, RamiObservation, RamiRules
+from rummykit.memo import Memo
 from rummykit.rl.encoding import GameEncoding, register_encoding
-from rummykit.rl.face_planes import FacePlanes, seat_pads
+from rummykit.rl.face_planes import FacePlanes, face_counts, pack_counts, seat_pads
 from rummykit.rl.observation import ObservationLayout
 from rummykit.rl.rami_actions import FACES
 from rummykit.rl.rami_table import RamiTable, describe
@@ -102,11 +102,12 @@ _HAND, _TAKEN, _TOP, _PILE, _TABLE, _TABLE_JOKERS, _LAYOFF, _SWAP, _UNKNOWN = LA
 )
 _KNOWN: Final = LAYOUT.start("known_1")
 _COUNTS: Final = LAYOUT.start("phase")
-"""The card planes come first: counts below 256, built as bytes."""
+"""The card planes come first: counts below 256, packed a byte per value."""
 _PHASE_ONE_HOT: Final = {
     name: tuple(1.0 if other == name else 0.0 for other in PHASES) for name in PHASES
 }
 _PADS: Final = seat_pads(MAX_SEATS)
+_ZEROS: Final = tuple((0.0,) * players for players in range(MAX_SEATS + 1))
 
 
 def observation_high() -> npt.NDArray[np.float32]:
@@ -132,19 +133,82 @@ def _clip(value: float) -> float:
     return SCORE_CLIP if value > SCORE_CLIP else -SCORE_CLIP if value < -SCORE_CLIP else value
 
 
-_PACKS: dict[tuple[int, int], tuple[RamiRules, bytes, int]] = {}
+_PACKS: dict[tuple[int, int], tuple[RamiRules, int, int]] = {}
 
 
-def _pack(rules: RamiRules, active: int) -> tuple[bytes, int]:
-    """Per face, the copies in the pack (as the ``unknown`` plane starts), and the
-    stock after the deal; cached (``deck_spec`` validates at every call)."""
+def _pack(rules: RamiRules, active: int) -> tuple[int, int]:
+    """Per face, the copies in the pack (packed, as the ``unknown`` plane starts), and
+    the stock after the deal; cached (``deck_spec`` validates at every call)."""
     key = (id(rules), active)
     cached = _PACKS.get(key)
     if cached is None or cached[0] is not rules:
         spec = rules.deck_spec(active)
-        counts = bytes([spec.decks] * JOKER_FACE + [spec.jokers])
+        counts = pack_counts([spec.decks] * JOKER_FACE + [spec.jokers])
         cached = _PACKS[key] = (rules, counts, spec.size - active * rules.hand_size - 1)
     return cached[1], cached[2]
+
+
+def _table_planes(table: tuple[Combination, ...]) -> FacePlanes:
+    """The table's share of the planes: its cards (taken off ``unknown``), its jokers'
+    faces and the lay-off and swap faces."""
+    planes = FacePlanes(unknown=_UNKNOWN, pack=0)
+    declared_faces: list[int] = []
+    layoffs = swaps = 0
+    for combo in table:
+        planes.seen(_TABLE, combo.cards)
+        if combo.joker >= 0:
+            declared = combo.cards[combo.joker] // PHYSICAL_IDS  # the face it stands for, plus one
+            if declared:
+                declared_faces.append(declared - 1)
+        layoffs |= combo.accepts
+        if combo.shift_face >= 0:
+            layoffs |= 1 << combo.shift_face
+        if combo.swap_face >= 0:
+            swaps |= 1 << combo.swap_face
+    planes.add(_TABLE_JOKERS, face_counts(declared_faces))  # a face is its first copy's id
+    planes.mark(_LAYOFF, layoffs)
+    planes.mark(_SWAP, swaps)
+    return planes
+
+
+def _pile_counts(pile: tuple[Card, ...]) -> int:
+    """The faces of a discard pile, packed. A pile changes at its top, so the pile
+    under the top was usually counted already."""
+    if not pile:
+        return 0
+    under = _PILES.get(pile[:-1])
+    return face_counts(pile) if under is None else under + face_counts(pile[-1:])
+
+
+_PILES: Final[Memo[tuple[Card, ...], int]] = Memo(_pile_counts, limit=4096)
+_HANDS: Final[Memo[tuple[Card, ...], int]] = Memo(face_counts, limit=4096)
+"""Hands are observed in several phases of a turn, and by every seat's tests."""
+
+
+class _LastTable:
+    """The planes of the last table encoded. Every seat sees the same table, and it
+    changes only when a seat plays, so most observations reuse it; the tuples compare
+    their combinations by identity first (hashing them would cost more than counting)."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self) -> None:
+        self._kept: tuple[tuple[Combination, ...], FacePlanes] = ((), _table_planes(()))
+
+    def planes(self, table: tuple[Combination, ...]) -> FacePlanes:
+        kept, planes = self._kept
+        if table != kept:
+            planes = _table_planes(table)
+            self._kept = (table, planes)
+        return planes
+
+
+_LAST_TABLE: Final = _LastTable()
+_ROTATIONS: Final = tuple(
+    tuple(tuple((seat + k) % players for k in range(players)) for seat in range(players))
+    for players in range(MAX_SEATS + 1)
+)
+"""Per number of players and observer, the seats in relative order (observer first)."""
 
 
 def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
@@ -155,74 +219,52 @@ def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
     rules = obs.rules
     active = obs.active
     pack, stock_after_deal = _pack(rules, len(active))
-    planes = FacePlanes(_COUNTS, unknown=_UNKNOWN, pack=pack)
-    planes.seen(_HAND, obs.hand)
+    planes = FacePlanes(unknown=_UNKNOWN, pack=pack)
+    planes.seen_counts(_HAND, _HANDS[obs.hand])
     taken = obs.taken_card
     if taken is not None:
-        planes.counts[_TAKEN + FACE_OF[taken]] = 1
+        planes.add(_TAKEN, face_counts((taken,)))
     pile = obs.discard_pile
-    planes.seen(_TOP, pile[-1:])
-    planes.seen(_PILE, pile[:-1])
-    layoffs = swaps = 0
-    for combo in obs.table:
-        planes.seen(_TABLE, combo.cards)
-        if combo.joker >= 0:
-            declared = combo.cards[combo.joker] // PHYSICAL_IDS  # the face it stands for, plus one
-            if declared:
-                planes.counts[_TABLE_JOKERS + declared - 1] += 1
-        layoffs |= combo.accepts
-        if combo.shift_face >= 0:
-            layoffs |= 1 << combo.shift_face
-        if combo.swap_face >= 0:
-            swaps |= 1 << combo.swap_face
-    planes.mark(_LAYOFF, layoffs)
-    planes.mark(_SWAP, swaps)
+    if pile:
+        top = face_counts(pile[-1:])
+        planes.seen_counts(_TOP, top)
+        planes.seen_counts(_PILE, _PILES[pile] - top)
+    planes.merge(_LAST_TABLE.planes(obs.table))
+    order = _ROTATIONS[players][seat]  # this seat first, then the seats to its left
     known = obs.known_cards
-    # Scalars, this seat first, then the seats to its left.
+    for k in range(1, players):
+        cards = known[order[k]]
+        if cards:
+            planes.seen(_KNOWN + FACES * (k - 1), cards)
     hand_scale = rules.hand_size + 1
     hand_sizes = obs.hand_sizes
     opened = obs.opened
     scores = obs.scores
     limit = rules.limit
     dealer = obs.dealer
-    flags_active: list[float] = []
-    flags_dealer: list[float] = []
-    flags_opened: list[float] = []
-    sizes: list[float] = []
-    totals: list[float] = []
-    for k in range(players):
-        other = seat + k
-        if other >= players:
-            other -= players
-        if k:
-            planes.seen(_KNOWN + FACES * (k - 1), known[other])
-        flags_active.append(1.0 if other in active else 0.0)
-        flags_dealer.append(1.0 if other == dealer else 0.0)
-        flags_opened.append(1.0 if opened[other] else 0.0)
-        sizes.append(hand_sizes[other] / hand_scale)
-        totals.append(_clip(scores[other] / limit) if scores else 0.0)
     pad = _PADS[players]
     phase = _PHASE_ONE_HOT[obs.phase]
     refills = rules.max_reshuffles
     return planes.array(
+        _COUNTS,
         [
             *phase,
             1.0 if obs.current_player == seat and obs.phase != "over" else 0.0,
             1.0 if obs.opened_this_turn else 0.0,
-            *flags_active,
+            *[1.0 if other in active else 0.0 for other in order],
             *pad,
-            *flags_dealer,
+            *[1.0 if other == dealer else 0.0 for other in order],
             *pad,
-            *flags_opened,
+            *[1.0 if opened[other] else 0.0 for other in order],
             *pad,
-            *sizes,
+            *[hand_sizes[other] / hand_scale for other in order],
             *pad,
             min(obs.stock_size / stock_after_deal, 1.0),
             min(obs.refills / refills, 1.0) if refills else 0.0,
             min(obs.turn / rules.max_turns, 1.0),
-            *totals,
+            *([_clip(scores[other] / limit) for other in order] if scores else _ZEROS[players]),
             *pad,
-        ]
+        ],
     )
 
 
