@@ -16,6 +16,7 @@ fourteen face planes and 39 scalars:
 
 from __future__ import annotations
 
+import struct
 from typing import Final
 
 import numpy as np
@@ -25,7 +26,7 @@ from rummykit.cards import JOKER_FACE, MAX_COPIES, PHYSICAL_IDS, Card
 from rummykit.games.rami import Combination, RamiObservation, RamiRules
 from rummykit.memo import Memo
 from rummykit.rl.encoding import GameEncoding, register_encoding
-from rummykit.rl.face_planes import FacePlanes, face_counts, pack_counts, seat_pads
+from rummykit.rl.face_planes import FacePlanes, face_counts, flag_counts, pack_counts
 from rummykit.rl.observation import ObservationLayout
 from rummykit.rl.rami_actions import FACES
 from rummykit.rl.rami_table import RamiTable, describe
@@ -89,24 +90,26 @@ FIELDS: Final = LAYOUT.fields
 """``(name, start, size, description)`` of every part of the observation array."""
 OBSERVATION_SIZE: Final = LAYOUT.size
 field_slices: Final = LAYOUT.slices
-_HAND, _TAKEN, _TOP, _PILE, _TABLE, _TABLE_JOKERS, _LAYOFF, _SWAP, _UNKNOWN = LAYOUT.starts(
-    "hand",
-    "taken_card",
-    "discard_top",
-    "discard_pile",
-    "table",
-    "table_jokers",
-    "layoff_faces",
-    "swap_faces",
-    "unknown",
+_HAND, _TAKEN, _TOP, _PILE, _TABLE, _TABLE_JOKERS, _LAYOFF, _SWAP, _UNKNOWN = (
+    start // FACES  # the index of the plane
+    for start in LAYOUT.starts(
+        "hand",
+        "taken_card",
+        "discard_top",
+        "discard_pile",
+        "table",
+        "table_jokers",
+        "layoff_faces",
+        "swap_faces",
+        "unknown",
+    )
 )
-_KNOWN: Final = LAYOUT.start("known_1")
-_COUNTS: Final = LAYOUT.start("phase")
-"""The card planes come first: counts below 256, packed a byte per value."""
+_KNOWN: Final = LAYOUT.start("known_1") // FACES
+_PLANES: Final = LAYOUT.start("phase") // FACES
+"""The card planes come first, then the scalars."""
 _PHASE_ONE_HOT: Final = {
     name: tuple(1.0 if other == name else 0.0 for other in PHASES) for name in PHASES
 }
-_PADS: Final = seat_pads(MAX_SEATS)
 _ZEROS: Final = tuple((0.0,) * players for players in range(MAX_SEATS + 1))
 
 
@@ -151,7 +154,7 @@ def _pack(rules: RamiRules, active: int) -> tuple[int, int]:
 def _table_planes(table: tuple[Combination, ...]) -> FacePlanes:
     """The table's share of the planes: its cards (taken off ``unknown``), its jokers'
     faces and the lay-off and swap faces."""
-    planes = FacePlanes(unknown=_UNKNOWN, pack=0)
+    planes = FacePlanes(_PLANES, unknown=_UNKNOWN, pack=0)
     declared_faces: list[int] = []
     layoffs = swaps = 0
     for combo in table:
@@ -166,13 +169,13 @@ def _table_planes(table: tuple[Combination, ...]) -> FacePlanes:
         if combo.swap_face >= 0:
             swaps |= 1 << combo.swap_face
     planes.add(_TABLE_JOKERS, face_counts(declared_faces))  # a face is its first copy's id
-    planes.mark(_LAYOFF, layoffs)
-    planes.mark(_SWAP, swaps)
+    planes.add(_LAYOFF, flag_counts(layoffs))
+    planes.add(_SWAP, flag_counts(swaps))
     return planes
 
 
 def _pile_counts(pile: tuple[Card, ...]) -> int:
-    """The faces of a discard pile, packed. A pile changes at its top, so the pile
+    """The faces of a discard pile, as a plane. A pile changes at its top, so the pile
     under the top was usually counted already."""
     if not pile:
         return 0
@@ -211,6 +214,52 @@ _ROTATIONS: Final = tuple(
 """Per number of players and observer, the seats in relative order (observer first)."""
 
 
+def _rotated(values: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """Per-seat ``values`` in relative order: ``seat`` first, then the seats to its left."""
+    return values[seat:] + values[:seat]
+
+
+_FlagsKey = tuple[int, int, str, bool, int, int, tuple[int, ...], tuple[bool, ...]]
+
+
+def _flags(key: _FlagsKey) -> bytes:
+    """The scalars from ``phase`` to ``opened`` of the observer ``seat``, as ``float32``
+    bytes: they change only with the phase, the seat to act and the seats' openings,
+    so each is built once."""
+    seat, current_player, phase, opened_this_turn, dealer, players, active, opened = key
+    order = _ROTATIONS[players][seat]
+    return _FLAGS_FORMAT[players].pack(
+        *_PHASE_ONE_HOT[phase],
+        1.0 if current_player == seat and phase != "over" else 0.0,
+        1.0 if opened_this_turn else 0.0,
+        *[1.0 if other in active else 0.0 for other in order],
+        *[1.0 if other == dealer else 0.0 for other in order],
+        *[1.0 if opened[other] else 0.0 for other in order],
+    )
+
+
+def _scalar_format(players: int, parts: str) -> struct.Struct:
+    """``float32`` values in the machine's order: per letter of ``parts``, one value
+    (``1``) or one per seat padded with zero bytes to ``MAX_SEATS`` (``s``)."""
+    seats = f"{players}f{4 * (MAX_SEATS - players)}x"
+    return struct.Struct("=" + "".join(seats if part == "s" else "f" for part in parts))
+
+
+_FLAGS_FORMAT: Final = tuple(
+    _scalar_format(players, "111111sss") for players in range(MAX_SEATS + 1)
+)
+"""Per number of players: phase (four values), to_act, opened_this_turn, seat_active,
+dealer and opened."""
+_TAIL_FORMAT: Final = tuple(_scalar_format(players, "s111s") for players in range(MAX_SEATS + 1))
+"""Per number of players: hand_sizes, stock_size, refills, turn and scores."""
+_FLAGS: Final[Memo[_FlagsKey, bytes]] = Memo(_flags, limit=4096)
+_HAND_FRACTIONS: Final[Memo[int, tuple[float, ...]]] = Memo(
+    lambda scale: tuple(size / scale for size in range(_MAX_DECKS * JOKER_FACE + MAX_COPIES))
+)
+"""Per ``hand_size + 1``, the ``hand_sizes`` scalar of every hand size (up to the
+largest pack)."""
+
+
 def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
     """The observation array of one seat's engine observation."""
     obs = observation
@@ -219,7 +268,7 @@ def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
     rules = obs.rules
     active = obs.active
     pack, stock_after_deal = _pack(rules, len(active))
-    planes = FacePlanes(unknown=_UNKNOWN, pack=pack)
+    planes = _LAST_TABLE.planes(obs.table).copy(pack=pack)
     planes.seen_counts(_HAND, _HANDS[obs.hand])
     taken = obs.taken_card
     if taken is not None:
@@ -229,42 +278,37 @@ def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
         top = face_counts(pile[-1:])
         planes.seen_counts(_TOP, top)
         planes.seen_counts(_PILE, _PILES[pile] - top)
-    planes.merge(_LAST_TABLE.planes(obs.table))
     order = _ROTATIONS[players][seat]  # this seat first, then the seats to its left
     known = obs.known_cards
     for k in range(1, players):
         cards = known[order[k]]
         if cards:
-            planes.seen(_KNOWN + FACES * (k - 1), cards)
-    hand_scale = rules.hand_size + 1
-    hand_sizes = obs.hand_sizes
-    opened = obs.opened
+            planes.seen(_KNOWN + k - 1, cards)
     scores = obs.scores
-    limit = rules.limit
-    dealer = obs.dealer
-    pad = _PADS[players]
-    phase = _PHASE_ONE_HOT[obs.phase]
     refills = rules.max_reshuffles
+    flags = _FLAGS[
+        seat,
+        obs.current_player,
+        obs.phase,
+        obs.opened_this_turn,
+        obs.dealer,
+        players,
+        active,
+        obs.opened,
+    ]
     return planes.array(
-        _COUNTS,
-        [
-            *phase,
-            1.0 if obs.current_player == seat and obs.phase != "over" else 0.0,
-            1.0 if obs.opened_this_turn else 0.0,
-            *[1.0 if other in active else 0.0 for other in order],
-            *pad,
-            *[1.0 if other == dealer else 0.0 for other in order],
-            *pad,
-            *[1.0 if opened[other] else 0.0 for other in order],
-            *pad,
-            *[hand_sizes[other] / hand_scale for other in order],
-            *pad,
+        flags
+        + _TAIL_FORMAT[players].pack(
+            *map(_HAND_FRACTIONS[rules.hand_size + 1].__getitem__, _rotated(obs.hand_sizes, seat)),
             min(obs.stock_size / stock_after_deal, 1.0),
             min(obs.refills / refills, 1.0) if refills else 0.0,
             min(obs.turn / rules.max_turns, 1.0),
-            *([_clip(scores[other] / limit) for other in order] if scores else _ZEROS[players]),
-            *pad,
-        ],
+            *(
+                [_clip(total / rules.limit) for total in _rotated(scores, seat)]
+                if scores
+                else _ZEROS[players]
+            ),
+        )
     )
 
 
