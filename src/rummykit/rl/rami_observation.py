@@ -184,8 +184,6 @@ def _pile_counts(pile: tuple[Card, ...]) -> int:
 
 
 _PILES: Final[Memo[tuple[Card, ...], int]] = Memo(_pile_counts, limit=4096)
-_HANDS: Final[Memo[tuple[Card, ...], int]] = Memo(face_counts, limit=4096)
-"""Hands are observed in several phases of a turn, and by every seat's tests."""
 
 
 class _LastTable:
@@ -269,7 +267,7 @@ def encode(observation: RamiObservation) -> npt.NDArray[np.float32]:
     active = obs.active
     pack, stock_after_deal = _pack(rules, len(active))
     planes = _LAST_TABLE.planes(obs.table).copy(pack=pack)
-    planes.seen_counts(_HAND, _HANDS[obs.hand])
+    planes.seen(_HAND, obs.hand)
     taken = obs.taken_card
     if taken is not None:
         planes.add(_TAKEN, face_counts((taken,)))
