@@ -52,11 +52,15 @@ MAX_RUN: Final = 13
 MAX_SET: Final = 4
 
 
-class CombinationError(InvalidMeldError, code="combination"):
+class CombinationError(InvalidMeldError):
     """A card cannot be laid off onto (or swapped into) a combination: the cards would
     be no legal combination. ``code`` says why (``does_not_fit``, ``needs_swap``...),
     ``rule`` is the id of the rule it breaks, and ``reason`` the message without its
     citation (the engine words its own refusal around it)."""
+
+    # Every raise names its own code. The default stays out of the class header, where
+    # the rules pages' list of refusal codes would count it as one of its own.
+    default_code = "combination"
 
     def __init__(self, reason: str, *, code: str, rule: str) -> None:
         super().__init__(cite_rule(reason, rule), code=code)
