@@ -40,24 +40,26 @@ def connect(port: int) -> socket.socket:
     return sock
 
 
-def closed_by_server(sock: socket.socket, wait: float) -> bool:
-    """True if the server closed the connection (or answered and closed) within ``wait``."""
+def receive(sock: socket.socket, wait: float) -> bytes | None:
+    """The next bytes from the server within ``wait``: ``b""`` once it has closed (or
+    reset) the connection, ``None`` when nothing came in time."""
     ready, _, _ = select.select([sock], [], [], wait)
     if not ready:
-        return False
+        return None
     try:
-        data = sock.recv(65536)
+        return sock.recv(65536)
     except (ConnectionResetError, OSError):
-        return True
-    while data:
-        ready, _, _ = select.select([sock], [], [], wait)
-        if not ready:
+        return b""
+
+
+def closed_by_server(sock: socket.socket, wait: float) -> bool:
+    """True if the server closed the connection (or answered and closed) within ``wait``."""
+    while True:
+        data = receive(sock, wait)
+        if data is None:
             return False
-        try:
-            data = sock.recv(65536)
-        except (ConnectionResetError, OSError):
+        if not data:
             return True
-    return True
 
 
 def read_answer(sock: socket.socket, wait: float) -> bytes:
@@ -78,13 +80,7 @@ def read_answer(sock: socket.socket, wait: float) -> bytes:
             )
             if len(body) >= length:
                 return answer
-        ready, _, _ = select.select([sock], [], [], wait)
-        if not ready:
-            return answer
-        try:
-            data = sock.recv(65536)
-        except (ConnectionResetError, OSError):
-            return answer
+        data = receive(sock, wait)
         if not data:
             return answer
         answer += data
