@@ -26,7 +26,7 @@ from rummykit.games.carousel import CarouselHand, CarouselObservation
 from rummykit.rl.carousel_actions import NUM_ACTIONS
 from rummykit.rl.carousel_table import CarouselTable, describe
 from rummykit.rl.encoding import GameEncoding, register_encoding
-from rummykit.rl.face_planes import seat_pads
+from rummykit.rl.face_planes import seat_pads, seat_zeros
 from rummykit.rl.observation import ObservationLayout
 
 __all__ = [
@@ -165,7 +165,7 @@ def encode_observation(table: CarouselTable, seat: int) -> npt.NDArray[np.float3
     return out
 
 
-_ZEROS: Final = tuple((0.0,) * players for players in range(MAX_SEATS + 1))
+_ZEROS: Final = seat_zeros(MAX_SEATS)
 
 
 CAROUSEL: Final = register_encoding(

@@ -24,7 +24,7 @@ import numpy.typing as npt
 from rummykit.cards import FACES, JOKER_FACE
 from rummykit.memo import Memo
 
-__all__ = ["FacePlanes", "face_counts", "flag_counts", "pack_counts", "seat_pads"]
+__all__ = ["FacePlanes", "face_counts", "flag_counts", "pack_counts", "seat_pads", "seat_zeros"]
 
 _PLANE_SIZE: Final = JOKER_FACE + 1
 _LANE: Final = 8
@@ -40,6 +40,11 @@ _UINT8: Final = np.dtype(np.uint8)
 def seat_pads(max_seats: int) -> tuple[tuple[float, ...], ...]:
     """Per number of players, the zeros that fill a per-seat scalar up to ``max_seats``."""
     return tuple((0.0,) * (max_seats - players) for players in range(max_seats + 1))
+
+
+def seat_zeros(max_seats: int) -> tuple[tuple[float, ...], ...]:
+    """Per number of players, a zero per seat (a per-seat scalar with nothing to show)."""
+    return tuple((0.0,) * players for players in range(max_seats + 1))
 
 
 def face_counts(cards: Iterable[int]) -> int:

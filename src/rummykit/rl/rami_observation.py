@@ -26,7 +26,7 @@ from rummykit.cards import JOKER_FACE, MAX_COPIES, PHYSICAL_IDS, Card
 from rummykit.games.rami import Combination, RamiObservation, RamiRules
 from rummykit.memo import Memo
 from rummykit.rl.encoding import GameEncoding, register_encoding
-from rummykit.rl.face_planes import FacePlanes, face_counts, flag_counts, pack_counts
+from rummykit.rl.face_planes import FacePlanes, face_counts, flag_counts, pack_counts, seat_zeros
 from rummykit.rl.observation import ObservationLayout
 from rummykit.rl.rami_actions import FACES
 from rummykit.rl.rami_table import RamiTable, describe
@@ -110,7 +110,7 @@ _PLANES: Final = LAYOUT.start("phase") // FACES
 _PHASE_ONE_HOT: Final = {
     name: tuple(1.0 if other == name else 0.0 for other in PHASES) for name in PHASES
 }
-_ZEROS: Final = tuple((0.0,) * players for players in range(MAX_SEATS + 1))
+_ZEROS: Final = seat_zeros(MAX_SEATS)
 
 
 def observation_high() -> npt.NDArray[np.float32]:
