@@ -24,6 +24,7 @@ three things apart:
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -320,9 +321,16 @@ class DeckSpec:
 
 def build_deck(spec: DeckSpec) -> list[Card]:
     """Every card of the pack in a fixed order (deck by deck, then the jokers)."""
+    return list(_pack(spec))
+
+
+@functools.cache
+def _pack(spec: DeckSpec) -> tuple[Card, ...]:
+    # One set of card objects per pack, shared by every deal: a card is immutable, and
+    # fewer objects are fewer for the garbage collector to walk.
     deck = [Card(face + (copy << _FACE_BITS)) for copy in range(spec.decks) for face in range(52)]
     deck.extend(Card(JOKER_FACE + (copy << _FACE_BITS)) for copy in range(spec.jokers))
-    return deck
+    return tuple(deck)
 
 
 def make_rng(seed: int | random.Random | None) -> random.Random:

@@ -109,7 +109,7 @@ def check_meld(meld_cards: Sequence[int], rules: MeldRules) -> Meld:
     Raises:
         InvalidMeldError: the cards are not a legal set or run, with the reason.
     """
-    cards = tuple(Card(c) for c in meld_cards)
+    cards = tuple(c if type(c) is Card else Card(c) for c in meld_cards)
     shown = _Shown(cards)  # formatted only when an error names the meld
     if len(cards) < rules.min_size:
         raise InvalidMeldError(

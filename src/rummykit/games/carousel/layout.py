@@ -107,6 +107,8 @@ class LayoutCheck:
 
 
 def _card_meld(meld: tuple[int, ...]) -> tuple[Card, ...]:
+    if all(type(card) is Card for card in meld):
+        return meld  # type: ignore[return-value]  # every id is a Card already
     return tuple(map(Card, meld))
 
 

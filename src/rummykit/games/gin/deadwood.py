@@ -120,6 +120,7 @@ def _pattern_tables() -> tuple[
     them is one pass.
     """
     size = 1 << 13
+    naturals = [Card(face) for face in range(52)]  # shared: 52 objects, not one per entry
     cards: list[list[tuple[Card, ...]]] = [[()] * size for _ in range(4)]
     value = [0] * size
     top = [0] * size
@@ -130,7 +131,7 @@ def _pattern_tables() -> tuple[
         value[pattern] = value[rest] + worth
         top[pattern] = max(top[rest], worth)
         for suit in range(4):
-            cards[suit][pattern] = (*cards[suit][rest], Card(13 * suit + high))
+            cards[suit][pattern] = (*cards[suit][rest], naturals[13 * suit + high])
     # A card is in a run when a stretch of three consecutive bits covers it.
     triple = [0] * size
     for pattern in range(size):
