@@ -25,6 +25,9 @@ ActionKind = Literal[
     "take_upcard", "pass", "draw_stock", "draw_discard", "discard", "knock", "big_gin", "lay_off"
 ]
 _ACTION_KINDS: Final = frozenset(ActionKind.__args__)  # type: ignore[attr-defined]
+OPEN_KINDS: Final = frozenset({"lay_off"})
+"""Kinds the engine checks itself: the defender's show may be any valid arrangement, not
+only the one ``legal_actions`` lists."""
 
 Melds = tuple[tuple[Card, ...], ...]
 

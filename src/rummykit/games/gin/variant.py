@@ -11,6 +11,7 @@ from typing import Any
 from rummykit.bots.base import Bot
 from rummykit.catalog import Variant, register_bot, register_variant
 from rummykit.games.gin import GinAction, GinMatch, GinRules
+from rummykit.games.gin.actions import OPEN_KINDS
 from rummykit.games.gin.refusals import GIN_REFUSALS
 from rummykit.games.gin.terminal import GinScreen
 from rummykit.games.gin.views import GinTableGame
@@ -26,7 +27,7 @@ class GinVariant(Variant):
     title = "Gin Rummy"
     description = "Gin Rummy, two players, a match to 100"
     modules = ("rummykit.games.gin.match", "rummykit.games.gin.heuristic_bot")
-    open_action_kinds = frozenset({"lay_off"})
+    open_action_kinds = OPEN_KINDS
 
     rules_type = GinRules
     action_type = GinAction

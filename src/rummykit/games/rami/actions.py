@@ -28,6 +28,9 @@ ActionKind = Literal[
     "draw_stock", "take_discard", "open", "meld", "layoff", "swap_joker", "end_play", "discard"
 ]
 _ACTION_KINDS: Final = frozenset(ActionKind.__args__)  # type: ignore[attr-defined]
+OPEN_KINDS: Final = frozenset({"open", "meld", "layoff", "swap_joker", "take_discard"})
+"""Kinds the engine checks itself: the plays that lay hand cards (and a take bundled with
+one), which ``legal_actions`` does not list in every form."""
 
 
 Combos = tuple[tuple[Card, ...], ...]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from rummykit.bots.base import Bot
 from rummykit.bots.play_out import play_out
-from rummykit.games.rami.actions import RamiAction
+from rummykit.games.rami.actions import OPEN_KINDS, RamiAction
 from rummykit.games.rami.game import RamiGame
 from rummykit.games.rami.observation import RamiObservation
 from rummykit.games.rami.round import RamiRound, new_round
@@ -15,7 +15,6 @@ from rummykit.games.rami.rules import RamiRules
 __all__ = ["play_rami_game", "play_rami_round"]
 
 RamiBot = Bot[RamiObservation, RamiAction]
-_OPEN_ENDED = frozenset({"open", "meld", "layoff", "swap_joker", "take_discard"})
 
 
 def play_rami_round(
@@ -27,7 +26,7 @@ def play_rami_round(
 ) -> RamiRound:
     """Play one round between ``len(bots)`` bots (seat ``i`` is ``bots[i]``)."""
     return play_out(
-        new_round(rules or RamiRules(), len(bots), seed, dealer=dealer), bots, _OPEN_ENDED
+        new_round(rules or RamiRules(), len(bots), seed, dealer=dealer), bots, OPEN_KINDS
     )
 
 
@@ -39,4 +38,4 @@ def play_rami_game(
     first_dealer: int | None = None,
 ) -> RamiGame:
     """Play a whole game (section 6) between ``len(bots)`` bots."""
-    return play_out(RamiGame(rules, len(bots), seed, first_dealer=first_dealer), bots, _OPEN_ENDED)
+    return play_out(RamiGame(rules, len(bots), seed, first_dealer=first_dealer), bots, OPEN_KINDS)

@@ -13,6 +13,7 @@ from typing import Any
 from rummykit.bots.base import Bot
 from rummykit.catalog import Variant, register_bot, register_variant
 from rummykit.games.rami import PRESETS, RamiAction, RamiGame, RamiRules
+from rummykit.games.rami.actions import OPEN_KINDS
 from rummykit.games.rami.refusals import RAMI_REFUSALS
 from rummykit.games.rami.terminal import RamiScreen
 from rummykit.games.rami.views import RamiTableGame
@@ -33,7 +34,7 @@ class RamiVariant(Variant):
     max_players = 6
     default_players = 4
     points_label = "penalty"
-    open_action_kinds = frozenset({"open", "meld", "layoff", "swap_joker", "take_discard"})
+    open_action_kinds = OPEN_KINDS
     modules = ("rummykit.games.rami.game", "rummykit.games.rami.heuristic_bot")
 
     rules_type = RamiRules
