@@ -187,6 +187,7 @@ def _registered_bots(
 
 
 @app.command()
+@so.with_limit_options
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
@@ -230,25 +231,8 @@ def serve(
     ] = None,
     public_url: so.PublicUrl = None,
     forwarded_allow_ips: so.ForwardedAllowIps = None,
-    create_rate: so.CreateRate = 0.5,
-    create_burst: so.CreateBurst = 10,
-    act_rate: so.ActRate = 10.0,
-    act_burst: so.ActBurst = 40,
-    read_rate: so.ReadRate = 20.0,
-    read_burst: so.ReadBurst = 60,
-    max_waiting_tables_per_client: so.MaxWaitingTablesPerClient = 20,
-    max_waiting_tables: so.MaxWaitingTables = 2000,
-    waiting_table_ttl: so.WaitingTableTtl = 3600.0,
-    idle_table_seconds: so.IdleTableSeconds = 600.0,
-    finished_table_seconds: so.FinishedTableSeconds = 60.0,
-    resume_window: so.ResumeWindow = 600.0,
-    resume_max: so.ResumeMax = 500,
-    max_connections_per_client: so.MaxConnectionsPerClient = 32,
-    max_connections_per_table: so.MaxConnectionsPerTable = 100,
-    hello_timeout: so.HelloTimeout = 15.0,
-    body_timeout: so.BodyTimeout = 10.0,
-    header_timeout: so.HeaderTimeout = 10.0,
-    keep_alive_timeout: so.KeepAliveTimeout = 5.0,
+    *,
+    limits: so.ServerLimits,  # one option per limit here (so.with_limit_options)
     replay_cache_mb: so.ReplayCacheMb = 64.0,
     redis_url: so.RedisUrl = None,
     lease_seconds: so.LeaseSeconds = 5.0,
@@ -293,7 +277,7 @@ def serve(
         replay_cache_bytes=int(replay_cache_mb * 1024 * 1024),
         redis_url=redis_url or None,
         lease_seconds=lease_seconds,
-        **{name: value for name, value in locals().items() if name in so.LIMIT_FIELDS},
+        **dataclasses.asdict(limits),
     )
     mode = " (cluster node)" if redis_url else ""
     typer.echo(
@@ -307,8 +291,8 @@ def serve(
         ws_max_size=max(65536, max_message_bytes * 4),
         ws_per_message_deflate=ws_compression,
         access_log=log_level == "debug",
-        http=guarded_http_protocol(header_timeout),
-        timeout_keep_alive=max(1, round(keep_alive_timeout)),
+        http=guarded_http_protocol(limits.header_timeout),
+        timeout_keep_alive=max(1, round(limits.keep_alive_timeout)),
         h11_max_incomplete_event_size=16 * 1024,
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,

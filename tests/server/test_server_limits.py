@@ -267,15 +267,34 @@ def test_replays_are_built_once_and_sent_compressed(client: TestClient) -> None:
 
 
 def test_every_limit_is_a_serve_option_with_the_config_default() -> None:
+    import dataclasses
     import inspect
 
     from rummykit.cli import serve
-    from rummykit.serve_options import LIMIT_FIELDS
+    from rummykit.serve_options import ServerLimits
     from rummykit.server import ServerConfig
 
     defaults = ServerConfig()
     parameters = inspect.signature(serve).parameters
-    for name in LIMIT_FIELDS:
-        assert parameters[name].default == getattr(defaults, name), name
+    assert "limits" not in parameters
+    for field in dataclasses.fields(ServerLimits):
+        assert parameters[field.name].default == getattr(defaults, field.name), field.name
     assert parameters["replay_cache_mb"].default * 2**20 == defaults.replay_cache_bytes
     assert parameters["public_url"].default is None and defaults.public_url is None
+
+
+def test_serve_passes_its_limit_options_to_the_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    import rummykit.server
+    from rummykit.cli import app
+
+    made: list[Any] = []
+    monkeypatch.setattr(rummykit.server, "create_app", made.append)
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    options = ["--database-url", "sqlite://", "--create-burst", "3", "--hello-timeout", "2.5"]
+    result = CliRunner().invoke(app, ["serve", *options])
+    assert result.exit_code == 0, result.output
+    [config] = made
+    assert (config.create_burst, config.hello_timeout, config.act_burst) == (3, 2.5, 40)

@@ -18,12 +18,11 @@ from typing import Any
 from rummykit.server.config import ServerConfig
 from rummykit.server.live_table import LiveTable, Seat
 from rummykit.server.moves import MovePipeline
+from rummykit.table_game import JSON
 
 __all__ = ["BotTurns", "make_bots"]
 
 log = logging.getLogger("rummykit.server")
-
-JSON = dict[str, Any]
 
 
 def make_bots(table: LiveTable) -> None:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+
+from rummykit.table_game import JSON
 
 __all__ = ["Client", "encode_json"]
-
-JSON = dict[str, Any]
 
 encode_json = json.JSONEncoder(separators=(",", ":")).encode
 """Compact JSON for outgoing messages (one encoder object, not one per message)."""

@@ -17,10 +17,9 @@ from typing import Any
 from rummykit.server.connections import Client
 from rummykit.server.store import TableRow, encode_summary
 from rummykit.server.variants import Game, VariantAdapter
+from rummykit.table_game import JSON
 
 __all__ = ["LiveTable", "Seat", "clean_name", "hash_token"]
-
-JSON = dict[str, Any]
 
 
 def hash_token(token: str) -> str:

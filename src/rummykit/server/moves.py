@@ -24,12 +24,11 @@ from rummykit.server.connections import Client, encode_json
 from rummykit.server.live_table import LiveTable
 from rummykit.server.protocol import ServerError
 from rummykit.server.store import ActionRow, Store
+from rummykit.table_game import JSON
 
 __all__ = ["MovePipeline"]
 
 log = logging.getLogger("rummykit.server")
-
-JSON = dict[str, Any]
 
 
 class MovePipeline:

@@ -21,10 +21,9 @@ from rummykit.core import InvalidActionError
 from rummykit.server.action_shapes import checked_action
 from rummykit.server.live_table import LiveTable
 from rummykit.server.protocol import ServerError
+from rummykit.table_game import JSON
 
 __all__ = ["MAX_HINTS", "check_action", "hint"]
-
-JSON = dict[str, Any]
 
 MAX_HINTS: Final = 2
 """Hint searches running at once across the server (each holds a worker thread)."""

@@ -6,14 +6,11 @@ holds; every hand is shown, since the game is over.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rummykit.server.store import TableRow
 from rummykit.server.variants import get_adapter
+from rummykit.table_game import JSON
 
 __all__ = ["replay_record", "replay_steps", "row_summary"]
-
-JSON = dict[str, Any]
 
 
 def replay_steps(row: TableRow) -> list[JSON]:

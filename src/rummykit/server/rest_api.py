@@ -23,10 +23,9 @@ from rummykit.server.replays import row_summary
 from rummykit.server.rules_pages import rules_url
 from rummykit.server.schemas import ActBody, CreateTableBody, JoinBody, body
 from rummykit.server.variants import ADAPTERS
+from rummykit.table_game import JSON
 
 __all__ = ["public_base_url", "router"]
-
-JSON = dict[str, Any]
 
 router = APIRouter(prefix="/api")
 

@@ -14,10 +14,9 @@ from rummykit.server.live_table import clean_name, hash_token
 from rummykit.server.protocol import ServerError
 from rummykit.server.store import TableRow
 from rummykit.server.variants import VariantAdapter, get_adapter
+from rummykit.table_game import JSON
 
 __all__ = ["parse_table_request"]
-
-JSON = dict[str, Any]
 
 
 def parse_table_request(

@@ -32,6 +32,7 @@ from rummykit.server.residency import TableResidency
 from rummykit.server.store import Store, TableRow
 from rummykit.server.table_requests import parse_table_request
 from rummykit.server.variants import ADAPTERS, VariantAdapter, get_adapter
+from rummykit.table_game import JSON
 
 if TYPE_CHECKING:
     from rummykit.server.cluster.node import ClusterNode
@@ -39,8 +40,6 @@ if TYPE_CHECKING:
 __all__ = ["TableManager"]
 
 log = logging.getLogger("rummykit.server")
-
-JSON = dict[str, Any]
 
 
 class TableManager:
