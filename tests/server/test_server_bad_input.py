@@ -171,3 +171,26 @@ def test_endless_flood_closes_only_that_connection(make_client: Any) -> None:
                 first.receive_json()
         second.send_json({"type": "ping", "id": "ok"})
         assert receive_until(second, lambda m: m["type"] == "pong")["id"] == "ok"
+
+
+def test_server_refusals_are_rummykit_errors_with_their_code() -> None:
+    """One error tree: a program catching ``RummykitError`` also catches the server's
+    refusals, which keep their wire code and fields (and survive pickling)."""
+    import pickle
+
+    from rummykit.errors import RummykitError
+    from rummykit.server.protocol import ServerError, load_json
+
+    with pytest.raises(RummykitError) as caught:
+        load_json("{", "the body")
+    assert isinstance(caught.value, ServerError)
+    assert caught.value.code == "bad_json"
+    error = ServerError("illegal_action", "not now", rule="discard_taken_card", rule_id="gin-3.5")
+    copy = pickle.loads(pickle.dumps(error))
+    assert (copy.code, copy.message, copy.rule, copy.rule_id) == (
+        "illegal_action",
+        "not now",
+        "discard_taken_card",
+        "gin-3.5",
+    )
+    assert copy.to_json() == error.to_json()

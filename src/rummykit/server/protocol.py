@@ -17,6 +17,8 @@ import json
 import time
 from typing import Any, Final
 
+from rummykit.errors import RummykitError
+
 __all__ = [
     "CLIENT_MESSAGE_TYPES",
     "MAX_JSON_DEPTH",
@@ -65,7 +67,7 @@ deepest action (a Rami take_discard with its play) is 4 deep; Python's parser it
 gives up (RecursionError) somewhere past a thousand."""
 
 
-class ServerError(Exception):
+class ServerError(RummykitError):
     """A request the server refuses: a stable ``code`` and a sentence for people.
 
     ``rule`` carries the engine's own code for an illegal action (e.g.
@@ -83,8 +85,7 @@ class ServerError(Exception):
         request_id: Any = None,
         params: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
+        super().__init__(f"{code}: {message}", code=code)
         self.message = message
         self.rule = rule
         self.rule_id = rule_id
