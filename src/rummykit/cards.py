@@ -54,6 +54,7 @@ __all__ = [
     "ordered_deck",
     "parse_card",
     "parse_cards",
+    "physical_card",
     "physical_of",
     "shuffled_deck",
 ]
@@ -112,6 +113,17 @@ CARD_IDS: Final = 1 << (_DECLARED_SHIFT + _FACE_BITS)
 FACES: Final[tuple[int, ...]] = tuple(card & _FACE_MASK for card in range(CARD_IDS))
 """The face of every card id: hot loops index ``FACES[card]`` (as fast as masking,
 without knowing the encoding) where :func:`face_of` would cost a call."""
+
+
+def physical_card(face: int, copy: int) -> Card:
+    """The physical card of ``face`` (``0..52``) from deck (or joker) ``copy``.
+
+    >>> str(physical_card(51, 2)), copy_of(physical_card(51, 2))
+    ('KH', 2)
+    """
+    if not 0 <= face <= JOKER_FACE or not 0 <= copy < MAX_COPIES:
+        raise InvalidCardError(f"no physical card of face {face} and copy {copy}")
+    return Card(face + (copy << _FACE_BITS))
 
 
 def natural_card(rank: int, suit: str | int, copy: int = 0) -> Card:

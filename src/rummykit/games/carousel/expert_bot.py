@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from rummykit.bots.levels import LEVELS, Level, checked_level
-from rummykit.cards import JOKER_FACE, Card, make_rng
+from rummykit.cards import JOKER_FACE, MAX_COPIES, Card, make_rng, physical_card
 from rummykit.games.carousel.actions import CarouselAction
 from rummykit.games.carousel.arrange import Placement
 from rummykit.games.carousel.hand import CarouselObservation
@@ -498,7 +498,7 @@ class CarouselExpertBot:
         """A physical card of ``face`` that cannot clash with the bot's own ids."""
         # Copy 7 is never dealt with at most three decks, so it is distinct from every
         # card in the hand and on the table; the solver only reads faces and identities.
-        return Card(face + (7 << 6))
+        return physical_card(face, MAX_COPIES - 1)
 
     # -- knocking -----------------------------------------------------------------
 

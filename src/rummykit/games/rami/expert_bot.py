@@ -44,7 +44,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from rummykit.cards import FACES, JOKER_FACE, MAX_COPIES, make_rng
+from rummykit.cards import FACES, JOKER_FACE, MAX_COPIES, make_rng, physical_card
 from rummykit.errors import UnknownBotError
 from rummykit.games.rami.actions import RamiAction
 from rummykit.games.rami.candidates import combination_faces
@@ -69,7 +69,6 @@ from rummykit.games.rami.observation import RamiObservation
 from rummykit.games.rami.opening import best_melds, best_opening, can_open
 from rummykit.games.rami.rules import RamiRules
 from rummykit.games.rami.table import Combination, combination_from_cards
-from rummykit.games.rami.tokens import physical_card
 
 __all__ = ["LEVELS", "Level", "LevelParams", "RamiExpertBot", "make_rami_expert"]
 

@@ -10,26 +10,20 @@ Rami plays with two or three decks, so records and actions name the physical car
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
 
-from rummykit.cards import FACES, JOKER_FACE, MAX_COPIES, PHYSICAL_IDS, Card, copy_of, format_card
+from rummykit.cards import (
+    FACES,
+    JOKER_FACE,
+    MAX_COPIES,
+    PHYSICAL_IDS,
+    Card,
+    format_card,
+    physical_card,
+)
 from rummykit.cards import parse_card as _parse_card
 from rummykit.errors import InvalidActionError
 
 __all__ = ["card_arg", "card_token", "cards_arg", "parse_card_token", "physical_card"]
-
-_BY_FACE_AND_COPY: Final = {
-    (FACES[card], copy_of(card)): Card(card) for card in range(PHYSICAL_IDS)
-}
-
-
-def physical_card(face: int, copy: int) -> Card:
-    """The physical card of ``face`` (``0..52``) from deck (or joker) ``copy``.
-
-    >>> card_token(physical_card(51, 2))
-    'KH@2'
-    """
-    return _BY_FACE_AND_COPY[face, copy]
 
 
 def card_token(card: int) -> str:
