@@ -43,6 +43,7 @@ from rummykit.games.gin import (
     final_totals,
     new_hand,
 )
+from rummykit.refusals import explain
 
 PASS = GinAction.pass_()
 TAKE = GinAction.take_upcard()
@@ -538,6 +539,9 @@ def test_section8_knocker_arrangement_explicit_invalid(
     error = assert_illegal(hand, knock(knock_card, melds), code)
     assert error.seat == 0 and error.card == card(bad_card)
     assert bad_card in str(error)
+    if code == "invalid_meld":  # the meld's own reason, for a refusal in words
+        assert error.cause == "run_not_consecutive"
+        assert "run" in explain(error, "en") and explain(error, "en") != str(error)
 
 
 # -- redeal_after_draw ------------------------------------------------------------------------

@@ -69,6 +69,8 @@ def check_arrangement(
                 seat=seat,
                 card=meld[0] if meld else None,
                 rule="gin-2.1",
+                numbers=error.numbers,
+                cause=error.code,
             ) from None
         for card in meld:
             bit = 1 << card
