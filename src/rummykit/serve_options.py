@@ -19,6 +19,8 @@ from typing import Annotated, Any
 
 import typer
 
+from rummykit.errors import InvalidOptionError
+
 __all__ = [
     "ForwardedAllowIps",
     "LeaseSeconds",
@@ -80,6 +82,14 @@ class ServerLimits:
     )
     keep_alive_timeout: float = _limit(5.0, "Seconds an idle HTTP connection is kept open.")
 
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(ServerLimits):
+            value = getattr(self, field.name)
+            if not value >= 0:  # also refuses NaN
+                raise InvalidOptionError(
+                    f"{field.name} must be 0 (no limit) or more, not {value}", option=field.name
+                )
+
 
 def with_limit_options(command: Callable[..., None]) -> Callable[..., None]:
     """``command`` with one typer option per :class:`ServerLimits` field in place of its
@@ -96,7 +106,7 @@ def with_limit_options(command: Callable[..., None]) -> Callable[..., None]:
             default=field.default,
             annotation=Annotated[
                 types[field.name],
-                typer.Option(help=field.metadata[_HELP], rich_help_panel=_LIMITS),
+                typer.Option(help=field.metadata[_HELP], rich_help_panel=_LIMITS, min=0),
             ],
         )
         for field in dataclasses.fields(ServerLimits)

@@ -298,3 +298,19 @@ def test_serve_passes_its_limit_options_to_the_config(monkeypatch: pytest.Monkey
     assert result.exit_code == 0, result.output
     [config] = made
     assert (config.create_burst, config.hello_timeout, config.act_burst) == (3, 2.5, 40)
+
+
+def test_a_negative_limit_is_refused_on_the_command_line_and_in_code() -> None:
+    """0 switches a limit off; below 0 is a mistake, said before the server starts."""
+    from typer.testing import CliRunner
+
+    from rummykit.cli import app
+    from rummykit.errors import InvalidOptionError
+    from rummykit.server import ServerConfig
+
+    result = CliRunner().invoke(app, ["serve", "--database-url", "sqlite://", "--act-rate", "-1"])
+    assert result.exit_code == 2 and "--act-rate" in result.output
+    with pytest.raises(InvalidOptionError) as caught:
+        ServerConfig(hello_timeout=-0.5)
+    assert caught.value.option == "hello_timeout"
+    assert ServerConfig(create_rate=0).create_rate == 0  # off
