@@ -190,7 +190,7 @@ def _registered_bots(
 @so.with_limit_options
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
     database_url: Annotated[
         str | None,
         typer.Option(
@@ -199,11 +199,14 @@ def serve(
         ),
     ] = None,
     seat_timeout: Annotated[
-        float, typer.Option(help="Seconds a disconnected player's seat is held.")
+        float, typer.Option(help="Seconds a disconnected player's seat is held.", min=0)
     ] = 120.0,
-    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.6,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before moving.", min=0)
+    ] = 0.6,
     max_message_bytes: Annotated[
-        int, typer.Option(help="Largest websocket message, and HTTP request body, accepted.")
+        int,
+        typer.Option(help="Largest websocket message, and HTTP request body, accepted.", min=1),
     ] = 8192,
     rate_limit: Annotated[
         float, typer.Option(help="Messages a second allowed per connection (bursts of 2x).")
@@ -221,7 +224,7 @@ def serve(
             "an operating-system crash or power cut (an fsync per group commit).",
         ),
     ] = "normal",
-    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    log_level: Annotated[so.LogLevel, typer.Option(help="uvicorn log level.")] = so.LogLevel.info,
     load: Annotated[
         list[str] | None,
         typer.Option(
@@ -260,6 +263,9 @@ def serve(
     if redis_url and not url.startswith("postgresql"):
         typer.echo("a cluster (--redis-url) needs a PostgreSQL --database-url", err=True)
         raise typer.Exit(2)
+    if rate_limit <= 0:
+        typer.echo("--rate-limit must be positive", err=True)
+        raise typer.Exit(2)
     if lease_seconds <= 0:
         typer.echo("--lease-seconds must be positive", err=True)
         raise typer.Exit(2)
@@ -287,10 +293,10 @@ def serve(
         create_app(config),
         host=host,
         port=port,
-        log_level=log_level,
+        log_level=log_level.value,
         ws_max_size=max(65536, max_message_bytes * 4),
         ws_per_message_deflate=ws_compression,
-        access_log=log_level == "debug",
+        access_log=log_level is so.LogLevel.debug,
         http=guarded_http_protocol(limits.header_timeout),
         timeout_keep_alive=max(1, round(limits.keep_alive_timeout)),
         h11_max_incomplete_event_size=16 * 1024,

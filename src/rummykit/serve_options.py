@@ -10,6 +10,7 @@ Only typer is imported here: the server's own packages are an extra.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import inspect
 import typing
@@ -24,6 +25,7 @@ from rummykit.errors import InvalidOptionError
 __all__ = [
     "ForwardedAllowIps",
     "LeaseSeconds",
+    "LogLevel",
     "PublicUrl",
     "RedisUrl",
     "ReplayCacheMb",
@@ -161,5 +163,18 @@ LeaseSeconds = Annotated[
 ]
 ReplayCacheMb = Annotated[
     float,
-    typer.Option(help="Megabytes of compressed replays kept in memory.", rich_help_panel=_LIMITS),
+    typer.Option(
+        help="Megabytes of compressed replays kept in memory.", rich_help_panel=_LIMITS, min=0
+    ),
 ]
+
+
+class LogLevel(enum.StrEnum):
+    """uvicorn's log levels (``debug`` also logs every request)."""
+
+    critical = "critical"
+    error = "error"
+    warning = "warning"
+    info = "info"
+    debug = "debug"
+    trace = "trace"

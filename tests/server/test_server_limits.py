@@ -314,3 +314,49 @@ def test_a_negative_limit_is_refused_on_the_command_line_and_in_code() -> None:
         ServerConfig(hello_timeout=-0.5)
     assert caught.value.option == "hello_timeout"
     assert ServerConfig(create_rate=0).create_rate == 0  # off
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        (["--port", "70000"], "--port"),
+        (["--log-level", "loud"], "--log-level"),
+        (["--max-message-bytes", "0"], "--max-message-bytes"),
+        (["--seat-timeout", "-3"], "--seat-timeout"),
+        (["--bot-delay", "-1"], "--bot-delay"),
+        (["--replay-cache-mb", "-1"], "--replay-cache-mb"),
+        (["--rate-limit", "0"], "--rate-limit"),
+    ],
+)
+def test_serve_refuses_impossible_settings_before_starting(
+    options: list[str], named: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from rummykit.cli import app
+
+    started: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: started.append(kwargs))
+    result = CliRunner().invoke(
+        app, ["serve", "--database-url", "sqlite://", *options], env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 2, result.output
+    assert named in result.output and not started
+
+
+def test_serve_passes_its_log_level_to_uvicorn(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    import rummykit.server
+    from rummykit.cli import app
+
+    started: list[Any] = []
+    monkeypatch.setattr(rummykit.server, "create_app", lambda config: config)
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: started.append(kwargs))
+    options = ["serve", "--database-url", "sqlite://", "--log-level", "debug", "--port", "0"]
+    result = CliRunner().invoke(app, options)
+    assert result.exit_code == 0, result.output
+    [kwargs] = started
+    assert (kwargs["log_level"], kwargs["access_log"], kwargs["port"]) == ("debug", True, 0)
