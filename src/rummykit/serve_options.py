@@ -4,7 +4,7 @@ Each limit is declared once, in :class:`ServerLimits`: its type, its default and
 option's help line. :class:`~rummykit.server.config.ServerConfig` inherits the fields, and
 :func:`with_limit_options` gives the ``serve`` command one option per field, of the same
 name (docs/server-limits.md explains them, their defaults and what a refused client sees).
-Only typer is imported here: the server's own packages are an extra.
+Only typer and rummykit's errors are imported here: the server's own packages are an extra.
 """
 
 from __future__ import annotations
