@@ -20,13 +20,12 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.cards import FACES as FACE_OF
 from rummykit.cards import JOKER_FACE, Card
 from rummykit.games.carousel import CarouselHand, CarouselObservation
 from rummykit.rl.carousel_actions import NUM_ACTIONS
 from rummykit.rl.carousel_table import CarouselTable, describe
 from rummykit.rl.encoding import GameEncoding, register_encoding
-from rummykit.rl.face_planes import seat_pads, seat_zeros
+from rummykit.rl.face_planes import face_counts, pack_counts, seat_pads, seat_zeros
 from rummykit.rl.observation import ObservationLayout
 
 __all__ = [
@@ -81,8 +80,6 @@ _DEALER_FLAGS: Final = tuple(
 """Per number of players and relative seat of the dealer, the ``dealer`` scalars."""
 _LANE: Final = 8
 """The planes are built as one integer, a byte per value, turned into bytes once."""
-_UNIT: Final = tuple(1 << (_LANE * face) for face in range(FACES))
-"""Per face, 1 in its byte of a plane."""
 _PACKS: dict[tuple[int, int], tuple[int, int]] = {}
 _FLOAT32: Final = np.dtype(np.float32)
 _UINT8: Final = np.dtype(np.uint8)
@@ -103,7 +100,10 @@ def _pack(decks: int, players: int) -> tuple[int, int]:
     deal."""
     cached = _PACKS.get((decks, players))
     if cached is None:
-        cached = _PACKS[decks, players] = (decks * sum(_UNIT), FACES * decks - 10 * players - 1)
+        cached = _PACKS[decks, players] = (
+            pack_counts([decks] * FACES),
+            FACES * decks - 10 * players - 1,
+        )
     return cached
 
 
@@ -129,7 +129,7 @@ def encode_observation(table: CarouselTable, seat: int) -> npt.NDArray[np.float3
     # faces) are kept by the table until it changes; every card not seen in them or
     # in the hand is unknown.
     facts = table.table_facts()
-    held = sum(map(_UNIT.__getitem__, map(FACE_OF.__getitem__, cards)))
+    held = face_counts(cards)
     on_table = facts.face_counts
     planes = (
         (held << _LANE * _HAND)
